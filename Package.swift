@@ -1,0 +1,67 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Warble: on-device speech in Swift.
+// Layers (dependencies point down only):
+//   warble (CLI)
+//   WarbleAudio, WarbleText            WarblePhonemes (espeak-ng, GPL-3, kept apart)
+//   ONNXRuntime  <-  CONNXRuntime (project-written declarations, loaded with dlopen)
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Warble",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "Warble", targets: ["ONNXRuntime", "WarbleAudio", "WarbleText"]),
+        // GPL-3 (espeak-ng): a separate product so that the core library never links it.
+        .library(name: "WarblePhonemes", targets: ["WarblePhonemes"]),
+        .executable(name: "warble", targets: ["warble"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: ONNX Runtime
+        .target(
+            name: "CONNXRuntime",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
+        .target(name: "ONNXRuntime", dependencies: ["CONNXRuntime"], swiftSettings: strict),
+
+        // MARK: Audio
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSoxr", pkgConfig: "soxr", providers: [.apt(["libsoxr-dev"])]),
+        .systemLibrary(name: "CKissFFT", pkgConfig: "kissfft-float", providers: [.apt(["libkissfft-dev"])]),
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .target(
+            name: "WarbleAudio",
+            dependencies: ["CSndFile", "CSoxr", "CKissFFT", "CEbur128"],
+            swiftSettings: strict
+        ),
+
+        // MARK: Text
+        .target(name: "WarbleText", swiftSettings: strict),
+        .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .target(name: "WarblePhonemes", dependencies: ["CEspeakNG", "WarbleText"], swiftSettings: strict),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "warble",
+            dependencies: [
+                "ONNXRuntime", "WarbleAudio", "WarbleText", "WarblePhonemes",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "ONNXRuntimeTests", dependencies: ["ONNXRuntime"], swiftSettings: strict),
+        .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio"], swiftSettings: strict),
+        .testTarget(name: "WarbleTextTests", dependencies: ["WarbleText"], swiftSettings: strict),
+        .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+int connxruntime_placeholder(void) { return 0; }

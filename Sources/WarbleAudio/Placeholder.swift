@@ -1,0 +1,2 @@
+// Placeholder: replaced by the audio layer.
+public enum WarbleAudioPlaceholder {}

@@ -1,0 +1,3 @@
+import WarbleText
+// Placeholder: replaced by the phonemizer.
+public enum WarblePhonemesPlaceholder {}

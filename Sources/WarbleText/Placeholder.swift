@@ -1,0 +1,2 @@
+// Placeholder: replaced by the text layer.
+public enum WarbleTextPlaceholder {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import ONNXRuntime
+
+@Test func placeholderONNXRuntime() { #expect(Bool(true)) }

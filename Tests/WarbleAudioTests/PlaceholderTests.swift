@@ -1,0 +1,4 @@
+import Testing
+@testable import WarbleAudio
+
+@Test func placeholderWarbleAudio() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import WarblePhonemes
+
+@Test func placeholderWarblePhonemes() { #expect(Bool(true)) }

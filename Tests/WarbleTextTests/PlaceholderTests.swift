@@ -1,0 +1,4 @@
+import Testing
+@testable import WarbleText
+
+@Test func placeholderWarbleText() { #expect(Bool(true)) }
