@@ -1,2 +1,0 @@
-// Placeholder: replaced by the audio layer.
-public enum WarbleAudioPlaceholder {}

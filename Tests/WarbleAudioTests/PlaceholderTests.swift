@@ -1,4 +1,0 @@
-import Testing
-@testable import WarbleAudio
-
-@Test func placeholderWarbleAudio() { #expect(Bool(true)) }
