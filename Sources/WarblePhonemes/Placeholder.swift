@@ -1,3 +1,0 @@
-import WarbleText
-// Placeholder: replaced by the phonemizer.
-public enum WarblePhonemesPlaceholder {}

@@ -1,2 +1,0 @@
-// Placeholder: replaced by the text layer.
-public enum WarbleTextPlaceholder {}

@@ -1,4 +1,0 @@
-import Testing
-@testable import WarblePhonemes
-
-@Test func placeholderWarblePhonemes() { #expect(Bool(true)) }

@@ -1,4 +1,0 @@
-import Testing
-@testable import WarbleText
-
-@Test func placeholderWarbleText() { #expect(Bool(true)) }
