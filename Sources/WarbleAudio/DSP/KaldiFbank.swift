@@ -1,0 +1,139 @@
+import CKissFFT
+import Foundation
+
+/// Kaldi filterbank features as `kaldi-native-fbank` and `torchaudio.compliance.kaldi.fbank` compute
+/// them with their defaults (dither 0): 25 ms frames every 10 ms with `snip_edges` (no padding;
+/// frames = 1 + (n − length) / shift), DC offset removal, pre-emphasis 0.97, povey window, FFT
+/// rounded up to a power of two (512 at 16 kHz), power spectrum, triangular filters on Kaldi's mel
+/// scale from 20 Hz to Nyquist, ln(max(energy, FLT_EPSILON)).
+/// Samples are used as given: Kaldi recipes that expect 16-bit magnitudes scale by 32768 first
+/// (`inputScale`); CosyVoice's speaker embedder feeds [-1, 1] floats.
+public struct KaldiFbank: Sendable {
+    public struct Options: Sendable, Equatable {
+        public var sampleRate: Int = 16000
+        public var frameLengthMilliseconds: Double = 25
+        public var frameShiftMilliseconds: Double = 10
+        public var melCount: Int = 80
+        public var lowFrequency: Double = 20
+        /// Upper filter edge in Hz; ≤ 0 means Nyquist + this value (Kaldi's convention).
+        public var highFrequency: Double = 0
+        public var preemphasis: Float = 0.97
+        public var removeDCOffset = true
+        public var window: WindowFunction = .povey
+        public var roundToPowerOfTwo = true
+        /// Power (true) or magnitude spectrum.
+        public var usePower = true
+        /// Multiplies the samples first (32768 for Kaldi models trained on 16-bit magnitudes).
+        public var inputScale: Float = 1
+        /// Subtract each bin's mean over time (CosyVoice's CAM++ input).
+        public var subtractMean = false
+
+        public init() {}
+    }
+
+    public let options: Options
+    public let frameLength: Int
+    public let frameShift: Int
+    public let fftLength: Int
+    private let window: [Float]
+    private let filterbank: MelFilterbank
+
+    public init(options: Options = Options()) {
+        self.options = options
+        frameLength = Int(Double(options.sampleRate) * options.frameLengthMilliseconds / 1000)
+        frameShift = Int(Double(options.sampleRate) * options.frameShiftMilliseconds / 1000)
+        precondition(frameLength >= 2 && frameShift >= 1, "KaldiFbank: frame length and shift too short")
+        var n = frameLength
+        if options.roundToPowerOfTwo { n = 1; while n < frameLength { n <<= 1 } }
+        fftLength = n
+        window = options.window.coefficients(length: frameLength)
+        filterbank = Self.melBanks(options: options, fftLength: n)
+    }
+
+    /// Kaldi's bins: triangles in (Kaldi) mel, evaluated at each FFT bin's frequency; the Nyquist bin
+    /// gets no weight.
+    static func melBanks(options: Options, fftLength: Int) -> MelFilterbank {
+        let nyquist = Double(options.sampleRate) / 2
+        let high = options.highFrequency > 0 ? options.highFrequency : nyquist + options.highFrequency
+        let scale = MelScale.kaldi
+        let lowMel = scale.mel(fromHz: options.lowFrequency), highMel = scale.mel(fromHz: high)
+        let delta = (highMel - lowMel) / Double(options.melCount + 1)
+        let bins = fftLength / 2 + 1
+        let binWidth = Double(options.sampleRate) / Double(fftLength)
+        var dense = [[Float]]()
+        for m in 0..<options.melCount {
+            let left = lowMel + Double(m) * delta, center = left + delta, right = center + delta
+            var row = [Float](repeating: 0, count: bins)
+            for i in 0..<(fftLength / 2) {
+                let mel = scale.mel(fromHz: binWidth * Double(i))
+                if mel > left && mel < right {
+                    row[i] = Float(mel <= center ? (mel - left) / (center - left) : (right - mel) / (right - center))
+                }
+            }
+            dense.append(row)
+        }
+        return MelFilterbank(dense: dense, binCount: bins)
+    }
+
+    /// Frames for `sampleCount` samples.
+    public func frameCount(sampleCount: Int) -> Int {
+        sampleCount < frameLength ? 0 : 1 + (sampleCount - frameLength) / frameShift
+    }
+
+    /// `[frames, melCount]` log filterbank energies.
+    public func callAsFunction(_ samples: [Float]) -> FeatureMatrix {
+        let frames = frameCount(sampleCount: samples.count)
+        let mels = options.melCount
+        let bins = fftLength / 2 + 1
+        var out = FeatureMatrix(rows: frames, columns: mels)
+        guard frames > 0 else { return out }
+        let fft = RealFFT(size: fftLength)
+        let frame = UnsafeMutablePointer<Float>.allocate(capacity: fftLength)
+        frame.initialize(repeating: 0, count: fftLength)
+        let spectrum = UnsafeMutablePointer<kiss_fft_cpx>.allocate(capacity: bins)
+        let power = UnsafeMutablePointer<Float>.allocate(capacity: bins)
+        defer { frame.deallocate(); spectrum.deallocate(); power.deallocate() }
+        let scale = options.inputScale, preemphasis = options.preemphasis, length = frameLength
+        let epsilon = Float.ulpOfOne
+        samples.withUnsafeBufferPointer { signal in
+            window.withUnsafeBufferPointer { w in
+                out.values.withUnsafeMutableBufferPointer { dst in
+                    for f in 0..<frames {
+                        let start = f * frameShift
+                        for i in 0..<length { frame[i] = signal[start + i] * scale }
+                        if options.removeDCOffset {
+                            var sum: Float = 0
+                            for i in 0..<length { sum += frame[i] }
+                            let mean = sum / Float(length)
+                            for i in 0..<length { frame[i] -= mean }
+                        }
+                        if preemphasis != 0 {
+                            for i in stride(from: length - 1, to: 0, by: -1) { frame[i] -= preemphasis * frame[i - 1] }
+                            frame[0] -= preemphasis * frame[0]
+                        }
+                        for i in 0..<length { frame[i] *= w[i] }
+                        fft.forward(frame, spectrum)
+                        SpectrumMath.power(spectrum, count: bins, into: power)
+                        if !options.usePower { for k in 0..<bins { power[k] = power[k].squareRoot() } }
+                        let row = dst.baseAddress! + f * mels
+                        filterbank.apply(power, into: row)
+                        for m in 0..<mels { row[m] = logf(max(row[m], epsilon)) }
+                    }
+                }
+            }
+        }
+        if options.subtractMean { out.subtractColumnMeans() }
+        return out
+    }
+}
+
+extension FeatureMatrix {
+    /// Subtracts each column's mean over the rows (per-bin mean normalisation over time).
+    public mutating func subtractColumnMeans() {
+        guard rows > 0 else { return }
+        var means = [Double](repeating: 0, count: columns)
+        for r in 0..<rows { for c in 0..<columns { means[c] += Double(self[r, c]) } }
+        for c in 0..<columns { means[c] /= Double(rows) }
+        for r in 0..<rows { for c in 0..<columns { self[r, c] -= Float(means[c]) } }
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@testable import WarbleAudio
+
+@Suite struct MelTests {
+    @Test(arguments: [
+        ("mel_slaney_16k_400_80", 16000, 400, 80, 0.0, nil as Double?, MelScale.slaney, MelFilterbank.Normalization.slaney),
+        ("mel_slaney_16k_400_128", 16000, 400, 128, 0, nil, .slaney, .slaney),
+        ("mel_htk_22k_1024_80_nonorm", 22050, 1024, 80, 0, 8000, .htk, .none),
+        ("mel_slaney_24k_1920_80", 24000, 1920, 80, 0, 12000, .slaney, .slaney),
+    ])
+    func filterbankMatchesLibrosa(
+        name: String, rate: Int, fft: Int, mels: Int, fmin: Double, fmax: Double?, scale: MelScale,
+        norm: MelFilterbank.Normalization
+    ) throws {
+        let expected = try Fixtures.matrix(name)
+        let bank = MelFilterbank(sampleRate: rate, fftLength: fft, melCount: mels, minFrequency: fmin,
+                                 maxFrequency: fmax, scale: scale, normalization: norm)
+        let dense = bank.matrix()
+        #expect(dense.rows == expected.rows && dense.columns == expected.columns)
+        #expect(maxRelDiff(dense.values, reference: expected.values) < 1e-6)  // tolerance: 1e-6 of the peak weight
+    }
+
+    @Test func melScalesInvert() {
+        for scale in [MelScale.slaney, .htk, .kaldi] {
+            for hz in [0.0, 440, 999.9, 1000, 7999] {
+                #expect(abs(scale.hz(fromMel: scale.mel(fromHz: hz)) - hz) < 1e-6)
+            }
+        }
+        #expect(abs(MelScale.slaney.mel(fromHz: 1000) - 15) < 1e-12)
+    }
+
+    @Test func genericMelSpectrogramMatchesLibrosa() throws {
+        let x = try Fixtures.array("input_22k").values
+        let expected = try Fixtures.matrix("melspec_22k_1024_256_htk")
+        let mel = MelSpectrogram(
+            sampleRate: 22050,
+            stft: STFT(fftLength: 1024, hopLength: 256, window: .hann, center: true, paddingMode: .zeros),
+            filterbank: MelFilterbank(sampleRate: 22050, fftLength: 1024, melCount: 80, maxFrequency: 8000,
+                                      scale: .htk, normalization: .none),
+            spectrum: .power)
+        let got = mel(x)
+        #expect(got.rows == expected.rows && got.columns == expected.columns)
+        #expect(maxRelDiff(got.values, reference: expected.values) < 1e-5)  // tolerance: 1e-5 of the peak
+    }
+
+    @Test(arguments: [("whisper_80", 80), ("whisper_128", 128)])
+    func whisperLogMelMatchesFasterWhisper(name: String, mels: Int) throws {
+        let x = try Fixtures.array("input_16k").values
+        let expected = try Fixtures.matrix(name)
+        let got = WhisperLogMel(melCount: mels)(x)
+        #expect(got.rows == expected.rows && got.columns == mels)
+        #expect(got.rows == (x.count + 160) / 160)
+        #expect(maxAbsDiff(got.values, expected.values) < 1e-4)  // tolerance: max abs 1e-4 on log-mel
+    }
+
+    @Test(arguments: [("matcha_24k", nil as Double?), ("matcha_24k_fmax8000", 8000)])
+    func matchaMelMatchesReference(name: String, fmax: Double?) throws {
+        let x = try Fixtures.array("input_24k").values
+        let expected = try Fixtures.matrix(name)
+        let got = MelSpectrogram.matcha(maxFrequency: fmax)(x)
+        #expect(got.rows == expected.rows && got.columns == 80)
+        #expect(got.rows == x.count / 480)
+        #expect(maxAbsDiff(got.values, expected.values) < 1e-4)  // tolerance: max abs 1e-4 on ln-mel
+    }
+
+    @Test(arguments: [("kaldi_fbank_80", 80), ("kaldi_fbank_23", 23)])
+    func kaldiFbankMatchesKaldiNativeFbank(name: String, mels: Int) throws {
+        let x = try Fixtures.array("input_16k").values
+        let expected = try Fixtures.matrix(name)
+        var options = KaldiFbank.Options()
+        options.melCount = mels
+        let fbank = KaldiFbank(options: options)
+        let got = fbank(x)
+        #expect(fbank.fftLength == 512)
+        #expect(got.rows == expected.rows && got.columns == mels)
+        #expect(maxAbsDiff(got.values, expected.values) < 1e-3)  // tolerance: max abs 1e-3 on ln-energies
+    }
+
+    @Test func kaldiMeanSubtraction() throws {
+        let x = try Fixtures.array("input_16k").values
+        var options = KaldiFbank.Options()
+        options.subtractMean = true
+        let got = KaldiFbank(options: options)(x)
+        for c in 0..<got.columns {
+            let mean = (0..<got.rows).reduce(0.0) { $0 + Double(got[$1, c]) } / Double(got.rows)
+            #expect(abs(mean) < 1e-4)
+        }
+    }
+
+    @Test func shortInputsGiveNoFramesNotCrashes() {
+        #expect(KaldiFbank()([Float](repeating: 0, count: 100)).rows == 0)
+        #expect(WhisperLogMel()([], padding: 0).rows == 0)
+        #expect(STFT(fftLength: 400, hopLength: 160, center: false)([Float](repeating: 0, count: 10)).frames == 0)
+        #expect(STFT(fftLength: 400, hopLength: 160)([0.5]).frames == 1)  // reflect of one sample repeats it
+    }
+}
