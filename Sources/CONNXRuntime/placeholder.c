@@ -1,1 +1,0 @@
-int connxruntime_placeholder(void) { return 0; }

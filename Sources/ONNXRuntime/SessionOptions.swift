@@ -1,0 +1,130 @@
+import CONNXRuntime
+import Foundation
+
+/// How a session is built and run. A value type: it becomes ONNX Runtime options only while a
+/// session is created.
+public struct SessionOptions: Sendable, Equatable {
+    /// ONNX Runtime's graph optimisation levels.
+    public enum GraphOptimizationLevel: Int32, Sendable {
+        case disabled = 0
+        case basic = 1
+        case extended = 2
+        case layout = 3
+        case all = 99
+    }
+
+    /// Threads inside one operator; 0 lets ONNX Runtime choose (one per physical core).
+    public var intraOpThreads: Int
+    /// Threads across independent operators (used in parallel execution mode); 0 lets ONNX Runtime choose.
+    public var interOpThreads: Int
+    public var graphOptimizationLevel: GraphOptimizationLevel
+    /// Run independent branches of the graph in parallel.
+    public var parallelExecution: Bool
+    /// ONNX Runtime's CPU memory arena: faster repeated runs, more resident memory.
+    public var memoryArena: Bool
+    /// Share the environment's global thread pools instead of creating per-session ones.
+    public var useGlobalThreadPools: Bool
+    /// Execution providers by name, in order of preference, with their options (for example
+    /// `("CUDA", [:])`). The CPU provider is always present and needs no entry. A provider the loaded
+    /// library lacks is an error naming the ones it has.
+    public var executionProviders: [ExecutionProvider]
+    /// Free-form session configuration entries (`session.*` keys of ONNX Runtime).
+    public var configEntries: [String: String]
+    /// ONNX Runtime's log level for this session (nil: the environment's).
+    public var logLevel: Environment.LogLevel?
+
+    public init(
+        intraOpThreads: Int = 0,
+        interOpThreads: Int = 0,
+        graphOptimizationLevel: GraphOptimizationLevel = .all,
+        parallelExecution: Bool = false,
+        memoryArena: Bool = true,
+        useGlobalThreadPools: Bool = false,
+        executionProviders: [ExecutionProvider] = [],
+        configEntries: [String: String] = [:],
+        logLevel: Environment.LogLevel? = nil
+    ) {
+        self.intraOpThreads = intraOpThreads
+        self.interOpThreads = interOpThreads
+        self.graphOptimizationLevel = graphOptimizationLevel
+        self.parallelExecution = parallelExecution
+        self.memoryArena = memoryArena
+        self.useGlobalThreadPools = useGlobalThreadPools
+        self.executionProviders = executionProviders
+        self.configEntries = configEntries
+        self.logLevel = logLevel
+    }
+
+    /// Builds ONNX Runtime's options, hands them to `body`, and releases them.
+    func withORTOptions<T>(_ library: ONNXRuntimeLibrary, _ body: (OpaquePointer) throws -> T) throws -> T {
+        let api = library.api
+        var raw: OpaquePointer?
+        try api.check(api.f.CreateSessionOptions(&raw), "CreateSessionOptions")
+        guard let options = raw else { throw ONNXRuntimeError(.runtime, "CreateSessionOptions returned nothing") }
+        defer { api.f.ReleaseSessionOptions(options) }
+
+        guard intraOpThreads >= 0, interOpThreads >= 0 else {
+            throw ONNXRuntimeError(.runtime, "thread counts must be 0 (automatic) or more, got intra \(intraOpThreads), inter \(interOpThreads)")
+        }
+        try api.check(api.f.SetIntraOpNumThreads(options, Int32(intraOpThreads)), "intra-op threads")
+        try api.check(api.f.SetInterOpNumThreads(options, Int32(interOpThreads)), "inter-op threads")
+        try api.check(api.f.SetSessionGraphOptimizationLevel(
+            options, CONNXRuntime.GraphOptimizationLevel(UInt32(graphOptimizationLevel.rawValue))), "optimisation level")
+        try api.check(api.f.SetSessionExecutionMode(options, parallelExecution ? ORT_PARALLEL : ORT_SEQUENTIAL),
+                      "execution mode")
+        try api.check(memoryArena ? api.f.EnableCpuMemArena(options) : api.f.DisableCpuMemArena(options), "memory arena")
+        if useGlobalThreadPools {
+            try api.check(api.f.DisablePerSessionThreads(options), "global thread pools")
+        }
+        if let logLevel {
+            try api.check(api.f.SetSessionLogSeverityLevel(options, logLevel.rawValue), "session log level")
+        }
+        for (key, value) in configEntries.sorted(by: { $0.key < $1.key }) {
+            try key.withCString { k in
+                try value.withCString { v in try api.check(api.f.AddSessionConfigEntry(options, k, v), "config entry \(key)") }
+            }
+        }
+        for provider in executionProviders {
+            try provider.append(to: options, library: library)
+        }
+        return try body(options)
+    }
+}
+
+/// An execution provider to try, by ONNX Runtime's short name ("CUDA", "CoreML", "XNNPACK", ...).
+public struct ExecutionProvider: Sendable, Equatable {
+    public var name: String
+    public var options: [String: String]
+
+    public init(_ name: String, options: [String: String] = [:]) {
+        self.name = name
+        self.options = options
+    }
+
+    func append(to sessionOptions: OpaquePointer, library: ONNXRuntimeLibrary) throws {
+        if name == "CPU" || name == "CPUExecutionProvider" { return }
+        let available = library.availableProviders
+        let fullName = name.hasSuffix("ExecutionProvider") ? name : name + "ExecutionProvider"
+        guard available.contains(fullName) else {
+            throw ONNXRuntimeError(
+                .runtime,
+                "execution provider \(name) is not in this ONNX Runtime build (\(library.version) at \(library.path)); it has: "
+                    + available.joined(separator: ", "))
+        }
+        let api = library.api
+        let pairs = options.sorted { $0.key < $1.key }
+        let keys = pairs.map { strdup($0.key) }
+        let values = pairs.map { strdup($0.value) }
+        defer { (keys + values).forEach { free($0) } }
+        let keyPointers = keys.map { UnsafePointer($0) }
+        let valuePointers = values.map { UnsafePointer($0) }
+        try name.withCString { n in
+            try keyPointers.withUnsafeBufferPointer { k in
+                try valuePointers.withUnsafeBufferPointer { v in
+                    try api.check(api.f.SessionOptionsAppendExecutionProvider(
+                        sessionOptions, n, k.baseAddress, v.baseAddress, pairs.count), "execution provider \(name)")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import ONNXRuntime
+
+/// What a user sees on bad input: clear messages, never a crash.
+@Suite struct ErrorTests {
+    @Test func missingModelFile() throws {
+        let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(path: "/nonexistent/model.onnx") }
+        #expect(error?.kind == .modelNotFound)
+        #expect(error?.message == "model file not found: /nonexistent/model.onnx")
+    }
+
+    @Test func directoryIsNotAModel() throws {
+        let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(path: Fixtures.directory.path) }
+        #expect(error?.kind == .modelNotFound)
+    }
+
+    @Test(arguments: ["not_onnx.onnx", "truncated.onnx"])
+    func notAnONNXFile(name: String) throws {
+        let path = try Fixtures.path(name)
+        let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(path: path) }
+        #expect(error?.kind == .invalidModel)
+        #expect(error?.message.contains(path) == true)
+        #expect(error?.message.contains("not a valid ONNX model") == true)
+        #expect(error?.ortCode != nil)
+    }
+
+    @Test func emptyAndGarbageBytes() throws {
+        #expect(throws: ONNXRuntimeError.self) { _ = try Session(bytes: []) }
+        let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(bytes: Array("garbage".utf8)) }
+        #expect(error?.kind == .invalidModel)
+    }
+
+    @Test func unknownInputListsTheExpectedOnes() throws {
+        let session = try Session(path: try Fixtures.path("kv_cache_f32.onnx"))
+        let error = #expect(throws: ONNXRuntimeError.self) {
+            _ = try session.run(["tokens": try Tensor([Float](repeating: 0, count: 8), shape: [1, 1, 8])])
+        }
+        #expect(error?.kind == .unknownName)
+        #expect(error?.message.contains("no input named 'tokens'") == true)
+        #expect(error?.message.contains("token: float[1, 1, 8], past: float[1, past_len, 8]") == true)
+    }
+
+    @Test func missingInputIsNamed() throws {
+        let session = try Session(path: try Fixtures.path("kv_cache_f32.onnx"))
+        let error = #expect(throws: ONNXRuntimeError.self) {
+            _ = try session.run(["token": try Tensor([Float](repeating: 0, count: 8), shape: [1, 1, 8])])
+        }
+        #expect(error?.kind == .missingInput)
+        #expect(error?.message.contains("past: float[1, past_len, 8]") == true)
+    }
+
+    @Test func wrongElementTypeSaysExpectedAndGiven() throws {
+        let session = try Session(path: try Fixtures.path("symbolic.onnx"))
+        let error = #expect(throws: ONNXRuntimeError.self) {
+            _ = try session.run(["x": try Tensor([Double](repeating: 0, count: 4), shape: [1, 1, 4])])
+        }
+        #expect(error?.kind == .typeMismatch)
+        #expect(error?.message.contains("expects float[batch, time, 4], got double[1, 1, 4]") == true)
+    }
+
+    @Test(arguments: [[1, 4], [1, 1, 5], [1, 1, 4, 1]])
+    func wrongShapeSaysExpectedAndGiven(shape: [Int]) throws {
+        let session = try Session(path: try Fixtures.path("symbolic.onnx"))
+        let count = shape.reduce(1, *)
+        let error = #expect(throws: ONNXRuntimeError.self) {
+            _ = try session.run(["x": try Tensor([Float](repeating: 0, count: count), shape: shape)])
+        }
+        #expect(error?.kind == .shapeMismatch)
+        #expect(error?.message.contains("float[batch, time, 4]") == true)
+        #expect(error?.message.contains("got float\(shape)") == true)
+    }
+
+    @Test func unknownOutputListsTheOutputs() throws {
+        let session = try Session(path: try Fixtures.path("symbolic.onnx"))
+        let error = #expect(throws: ONNXRuntimeError.self) {
+            _ = try session.run(["x": try Tensor(repeating: Float(0), shape: [1, 1, 4])], outputs: ["sum"])
+        }
+        #expect(error?.kind == .unknownName)
+        #expect(error?.message.contains("doubled: float[batch, time, 4], total: float[batch, time]") == true)
+    }
+}

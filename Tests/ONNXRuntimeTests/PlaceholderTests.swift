@@ -1,4 +1,0 @@
-import Testing
-@testable import ONNXRuntime
-
-@Test func placeholderONNXRuntime() { #expect(Bool(true)) }

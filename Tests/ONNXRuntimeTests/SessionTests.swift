@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import ONNXRuntime
+
+@Suite struct SessionTests {
+    @Test func symbolicDimensionsAndSeveralOutputs() throws {
+        let session = try Session(path: try Fixtures.path("symbolic.onnx"))
+        #expect(session.inputs == [TensorInfo(name: "x", elementType: .float32,
+                                              shape: [.symbolic("batch"), .symbolic("time"), .fixed(4)])])
+        #expect(session.outputs.map(\.description) == ["doubled: float[batch, time, 4]", "total: float[batch, time]"])
+
+        let x = (0..<24).map(Float.init)
+        let out = try session.run(["x": try Tensor(x, shape: [2, 3, 4])])
+        #expect(out.names == ["doubled", "total"])
+        #expect(try out.tensor("doubled").shape == [2, 3, 4])
+        #expect(try out.tensor("doubled").scalars(as: Float.self) == x.map { $0 * 2 })
+        let totals = stride(from: 0, to: 24, by: 4).map { x[$0..<$0 + 4].reduce(0, +) }
+        #expect(try out.tensor("total").shape == [2, 3])
+        #expect(try out.tensor("total").scalars(as: Float.self) == totals)
+
+        // Another shape through the same session.
+        let single = try session.run(["x": try Tensor(repeating: Float(1), shape: [1, 7, 4])], outputs: ["total"])
+        #expect(single.names == ["total"])
+        #expect(try single.tensor("total").scalars(as: Float.self) == Array(repeating: 4, count: 7))
+    }
+
+    @Test func unnamedDynamicDimension() throws {
+        let session = try Session(path: try Fixtures.path("unnamed_dims.onnx"))
+        #expect(session.inputs[0].shape == [.dynamic, .fixed(3)])
+        let out = try session.run(["x": try Tensor([Float](repeating: 1, count: 6), shape: [2, 3])])
+        #expect(try out.tensor("y").scalars(as: Float.self) == Array(repeating: 2, count: 6))
+    }
+
+    @Test func metadata() throws {
+        let expected = try Fixtures.expected()["symbolic"] as? [String: Any]
+        let session = try Session(path: try Fixtures.path("symbolic.onnx"))
+        #expect(session.metadata.producerName == expected?["producer"] as? String)
+        #expect(session.metadata.graphName == expected?["graph_name"] as? String)
+        #expect(session.metadata.description == "symbolic dimensions")
+        #expect(session.metadata.graphDescription == "a graph with symbolic dimensions")
+        #expect(session.metadata.custom == expected?["custom_metadata"] as? [String: String])
+    }
+
+    @Test func sessionFromBytes() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try Fixtures.path("tiny_linear.onnx"))))
+        let session = try Session(bytes: bytes, options: SessionOptions(intraOpThreads: 1))
+        #expect(session.source == "<\(bytes.count) bytes in memory>")
+        let fixture = try Fixtures.expected()["tiny_linear"] as? [String: [Double]]
+        let x = (fixture?["x"] ?? []).map(Float.init)
+        let want = (fixture?["y"] ?? []).map(Float.init)
+        let got = try session.run(["x": try Tensor(x, shape: [1, 16])]).tensor("y").scalars(as: Float.self)
+        #expect(got.count == 16)
+        // Tolerance: float32 Gemm against numpy's, 16 products per element.
+        #expect(zip(got, want).map { abs($0 - $1) }.max() ?? 1 < 1e-5)
+    }
+
+    @Test(arguments: [SessionOptions.GraphOptimizationLevel.disabled, .basic, .extended, .all])
+    func optionsAreApplied(level: SessionOptions.GraphOptimizationLevel) throws {
+        let options = SessionOptions(intraOpThreads: 1, interOpThreads: 1, graphOptimizationLevel: level,
+                                     parallelExecution: level == .basic, memoryArena: level != .basic,
+                                     configEntries: ["session.use_env_allocators": "0"])
+        let session = try Session(path: try Fixtures.path("symbolic.onnx"), options: options)
+        let out = try session.run(["x": try Tensor(repeating: Float(0.5), shape: [1, 1, 4])])
+        #expect(try out.tensor("total").scalars(as: Float.self) == [2])
+    }
+
+    @Test func unavailableExecutionProviderNamesTheAvailableOnes() throws {
+        let options = SessionOptions(executionProviders: [ExecutionProvider("NoSuchAccelerator")])
+        let error = #expect(throws: ONNXRuntimeError.self) {
+            _ = try Session(path: try Fixtures.path("symbolic.onnx"), options: options)
+        }
+        #expect(error?.message.contains("NoSuchAccelerator") == true)
+        #expect(error?.message.contains("CPUExecutionProvider") == true)
+        // CPU is always there.
+        _ = try Session(path: try Fixtures.path("symbolic.onnx"), options: SessionOptions(executionProviders: [.init("CPU")]))
+    }
+
+    @Test func terminatedRunOptionsCancelTheRun() throws {
+        let session = try Session(path: try Fixtures.path("symbolic.onnx"))
+        let options = try RunOptions()
+        try options.terminate()
+        let feeds = ["x": try Tensor(repeating: Float(1), shape: [1, 2, 4])]
+        let error = #expect(throws: ONNXRuntimeError.self) { _ = try session.run(feeds, options: options) }
+        #expect(error?.kind == .cancelled)
+        try options.reset()
+        #expect(try session.run(feeds, options: options).tensor("total").scalars(as: Float.self) == [4, 4])
+    }
+}

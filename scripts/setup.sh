@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Sets Warble up on a Debian 12 machine that has Swift, Python/pip and apt.
+#
+#   scripts/setup.sh          system packages + ONNX Runtime + the default models into $WARBLE_HOME
+#   scripts/setup.sh --dev    also the Python tool environment (.venv) used by tests and benchmarks
+#
+# Safe to run twice: every step checks what is already there and is quiet when nothing is to do.
+# $WARBLE_HOME defaults to ${XDG_DATA_HOME:-~/.local/share}/warble.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+dev=0
+for arg in "$@"; do
+    case "$arg" in
+        --dev) dev=1 ;;
+        -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown option '$arg' (see --help)" ;;
+    esac
+done
+
+# --- System packages (Debian) --------------------------------------------------------------
+apt_packages=(
+    pkg-config unzip sox espeak-ng
+    libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev
+)
+if [[ $dev == 1 ]]; then
+    apt_packages+=(python3-venv)
+fi
+
+missing=()
+for p in "${apt_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    say "installing Debian packages: ${missing[*]}"
+    sudo=()
+    if [[ $(id -u) != 0 ]]; then
+        command -v sudo >/dev/null || die "need root to install ${missing[*]}: run 'apt-get install ${missing[*]}' as root"
+        sudo=(sudo)
+    fi
+    "${sudo[@]}" apt-get update -qq >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "apt-get install ${missing[*]} failed"
+fi
+
+# --- ONNX Runtime ------------------------------------------------------------------------
+"$warble_root/scripts/install-onnxruntime.sh"
+
+# --- Python tool environment (tests, fixtures, benchmarks) --------------------------------
+if [[ $dev == 1 ]]; then
+    "$warble_root/scripts/python-env.sh"
+fi
+
+# --- Models ------------------------------------------------------------------------------
+for installer in "$warble_root"/scripts/models/*.sh; do
+    [[ -e "$installer" ]] || continue
+    "$installer"
+done
