@@ -58,6 +58,12 @@ extension AudioBuffer {
         for c in channels.indices { channels[c].append(contentsOf: other.channels[c]) }
     }
 
+    /// `append` for buffers whose rate and channel count match by construction (traps otherwise).
+    mutating func appendMatching(_ other: AudioBuffer) {
+        precondition(other.sampleRate == sampleRate && other.channelCount == channelCount)
+        for c in channels.indices { channels[c].append(contentsOf: other.channels[c]) }
+    }
+
     /// Buffers joined end to end; all must share sample rate and channel count.
     public static func concatenating(_ buffers: [AudioBuffer]) throws(AudioBufferError) -> AudioBuffer {
         guard var result = buffers.first else { throw .noChannels }

@@ -1,0 +1,62 @@
+import CSoxr
+
+/// libsoxr quality presets.
+public enum ResamplerQuality: Sendable, Equatable {
+    /// Cubic interpolation (SOXR_QQ).
+    case quick
+    /// 16-bit, large roll-off (SOXR_LQ).
+    case low
+    /// 16-bit, medium roll-off (SOXR_MQ).
+    case medium
+    /// 20-bit (SOXR_HQ), the default, as in python-soxr and librosa.
+    case high
+    /// 28-bit (SOXR_VHQ).
+    case veryHigh
+
+    var recipe: UInt {
+        switch self {
+        case .quick: UInt(SOXR_QQ)
+        case .low: UInt(SOXR_LQ)
+        case .medium: UInt(SOXR_MQ)
+        case .high: UInt(SOXR_20_BITQ)
+        case .veryHigh: UInt(SOXR_28_BITQ)
+        }
+    }
+}
+
+/// Whole-buffer sample-rate conversion with libsoxr. The output has round(frames · out / in) frames
+/// (python-soxr's `resample` gives the same count) and is aligned with the input (libsoxr removes its
+/// filter delay). Channels are resampled planar, without interleaving.
+public struct Resampler: Sendable, Equatable {
+    public let outputRate: Int
+    public let quality: ResamplerQuality
+
+    public init(outputRate: Int, quality: ResamplerQuality = .high) throws(ResamplerError) {
+        guard outputRate > 0 else { throw .invalidSampleRate(outputRate) }
+        self.outputRate = outputRate
+        self.quality = quality
+    }
+
+    /// `buffer` at `outputRate` (unchanged when the rates already match).
+    public func callAsFunction(_ buffer: AudioBuffer) throws(ResamplerError) -> AudioBuffer {
+        if buffer.sampleRate == outputRate { return buffer }
+        let resampler = try StreamingResampler(
+            inputRate: buffer.sampleRate, outputRate: outputRate, channelCount: buffer.channelCount, quality: quality)
+        var out = try resampler.process(buffer)
+        out.appendMatching(try resampler.finish())
+        let expected = Int((Double(buffer.frameCount) * Double(outputRate) / Double(buffer.sampleRate)).rounded())
+        if out.frameCount > expected {
+            out = out.slice(frames: 0..<expected)
+        } else if out.frameCount < expected {
+            out.appendMatching(.silence(frames: expected - out.frameCount, channelCount: out.channelCount, sampleRate: outputRate))
+        }
+        return out
+    }
+}
+
+extension AudioBuffer {
+    /// This audio at `sampleRate`, resampled with libsoxr.
+    public func resampled(to sampleRate: Int, quality: ResamplerQuality = .high) throws(ResamplerError) -> AudioBuffer {
+        try Resampler(outputRate: sampleRate, quality: quality)(self)
+    }
+}

@@ -1,0 +1,175 @@
+import CSndFile
+import Foundation
+
+/// Audio files in any format libsndfile knows (WAV, FLAC, Ogg Vorbis/Opus, MP3, AIFF, …), as
+/// Float samples in [-1, 1]. For WAV alone, `WAVDecoder` / `WAVEncoder` need no C library.
+public enum SoundFile {
+    /// libsndfile's version string, e.g. "libsndfile-1.2.0".
+    public static var libraryVersion: String { String(cString: sf_version_string()) }
+
+    /// Formats this libsndfile build can write (checked at run time).
+    public static var writableFormats: [SoundFileFormat] { SoundFileFormat.allCases.filter(canWrite) }
+
+    /// Whether this libsndfile build can write `format` (at 48 kHz stereo or mono).
+    public static func canWrite(_ format: SoundFileFormat) -> Bool {
+        var info = SF_INFO()
+        info.samplerate = 48000
+        info.channels = 1
+        info.format = format.libsndfileFormat
+        return sf_format_check(&info) != 0
+    }
+
+    /// Reads a whole file.
+    public static func read(contentsOf url: URL) throws(SoundFileError) -> AudioBuffer {
+        var info = SF_INFO()
+        guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
+            throw .cannotOpen(path: url.path, reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        return try readAll(file, info: info, path: url.path)
+    }
+
+    /// Decodes a file held in memory.
+    public static func decode(_ data: Data) throws(SoundFileError) -> AudioBuffer {
+        let memory = MemoryFile(data)
+        var info = SF_INFO()
+        var io = MemoryFile.virtualIO
+        let user = Unmanaged.passUnretained(memory).toOpaque()
+        guard let file = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
+            throw .cannotOpen(path: "<memory>", reason: String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file); withExtendedLifetime(memory) {} }
+        return try readAll(file, info: info, path: "<memory>")
+    }
+
+    /// Writes `buffer` as `format`; `quality` (0…1) sets lossy encoders' quality (default: library's).
+    public static func write(
+        _ buffer: AudioBuffer, to url: URL, format: SoundFileFormat, quality: Double? = nil
+    ) throws(SoundFileError) {
+        var info = try checkedInfo(buffer, format)
+        guard let file = sf_open(url.path, Int32(SFM_WRITE), &info) else {
+            throw .writeFailed(path: url.path, reason: String(cString: sf_strerror(nil)))
+        }
+        try writeAll(buffer, to: file, format: format, quality: quality, path: url.path)
+    }
+
+    /// Encodes `buffer` as `format` in memory.
+    public static func encode(_ buffer: AudioBuffer, format: SoundFileFormat, quality: Double? = nil) throws(SoundFileError) -> Data {
+        var info = try checkedInfo(buffer, format)
+        let memory = MemoryFile(Data())
+        var io = MemoryFile.virtualIO
+        let user = Unmanaged.passUnretained(memory).toOpaque()
+        guard let file = sf_open_virtual(&io, Int32(SFM_WRITE), &info, user) else {
+            throw .writeFailed(path: "<memory>", reason: String(cString: sf_strerror(nil)))
+        }
+        try writeAll(buffer, to: file, format: format, quality: quality, path: "<memory>")
+        return withExtendedLifetime(memory) { memory.data }
+    }
+
+    private static func checkedInfo(_ buffer: AudioBuffer, _ format: SoundFileFormat) throws(SoundFileError) -> SF_INFO {
+        guard canWrite(format) else { throw .formatUnavailable(format, libsndfile: libraryVersion) }
+        if let rates = format.allowedSampleRates, !rates.contains(buffer.sampleRate) {
+            throw .unsupportedSampleRate(buffer.sampleRate, format: format, accepted: rates)
+        }
+        var info = SF_INFO()
+        info.samplerate = Int32(clamping: buffer.sampleRate)
+        info.channels = Int32(clamping: buffer.channelCount)
+        info.format = format.libsndfileFormat
+        guard sf_format_check(&info) != 0 else { throw .unsupportedChannelCount(buffer.channelCount, format: format) }
+        return info
+    }
+
+    private static func readAll(_ file: OpaquePointer, info: SF_INFO, path: String) throws(SoundFileError) -> AudioBuffer {
+        let channels = Int(info.channels)
+        guard channels > 0, info.samplerate > 0 else {
+            throw .readFailed(path: path, reason: "file declares \(channels) channels at \(info.samplerate) Hz")
+        }
+        // Frame counts of compressed streams are estimates: read in blocks until libsndfile stops.
+        var interleaved = [Float]()
+        if info.frames > 0 && info.frames < 1 << 31 { interleaved.reserveCapacity(Int(info.frames) * channels) }
+        let blockFrames = 65536
+        var block = [Float](repeating: 0, count: blockFrames * channels)
+        while true {
+            let got = block.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(blockFrames)) }
+            if got <= 0 { break }
+            interleaved.append(contentsOf: block[0..<(Int(got) * channels)])
+        }
+        if sf_error(file) != 0 { throw .readFailed(path: path, reason: String(cString: sf_strerror(file))) }
+        do {
+            return try AudioBuffer(interleaved: interleaved, channelCount: channels, sampleRate: Int(info.samplerate))
+        } catch {
+            throw .readFailed(path: path, reason: error.description)
+        }
+    }
+
+    private static func writeAll(
+        _ buffer: AudioBuffer, to file: OpaquePointer, format: SoundFileFormat, quality: Double?, path: String
+    ) throws(SoundFileError) {
+        var closed = false
+        defer { if !closed { sf_close(file) } }
+        if let quality, format.isLossy {
+            var level = 1 - min(max(quality, 0), 1)  // libsndfile: 0 = best, 1 = smallest
+            _ = sf_command(file, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
+        }
+        var clipping = Int32(1)  // clip instead of wrapping when floats exceed [-1, 1]
+        _ = sf_command(file, Int32(SFC_SET_CLIPPING), &clipping, 0)
+        let samples = buffer.interleaved()
+        let written = samples.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, sf_count_t(buffer.frameCount)) }
+        guard written == buffer.frameCount else {
+            throw .writeFailed(path: path, reason: String(cString: sf_strerror(file)))
+        }
+        closed = true
+        guard sf_close(file) == 0 else { throw .writeFailed(path: path, reason: "closing failed") }
+    }
+}
+
+/// A growable in-memory file for libsndfile's virtual I/O.
+final class MemoryFile {
+    var data: Data
+    var position = 0
+
+    init(_ data: Data) { self.data = data }
+
+    static func from(_ user: UnsafeMutableRawPointer?) -> MemoryFile {
+        Unmanaged<MemoryFile>.fromOpaque(user!).takeUnretainedValue()
+    }
+
+    static let virtualIO = SF_VIRTUAL_IO(
+        get_filelen: { user in sf_count_t(MemoryFile.from(user).data.count) },
+        seek: { offset, whence, user in
+            let file = MemoryFile.from(user)
+            let base: Int
+            switch whence {
+            case SEEK_CUR: base = file.position
+            case SEEK_END: base = file.data.count
+            default: base = 0
+            }
+            let target = base + Int(offset)
+            guard target >= 0 else { return -1 }
+            file.position = target
+            return sf_count_t(target)
+        },
+        read: { pointer, count, user in
+            let file = MemoryFile.from(user)
+            guard let pointer, count > 0, file.position < file.data.count else { return 0 }
+            let n = min(Int(count), file.data.count - file.position)
+            file.data.withUnsafeBytes { raw in
+                pointer.copyMemory(from: raw.baseAddress! + file.position, byteCount: n)
+            }
+            file.position += n
+            return sf_count_t(n)
+        },
+        write: { pointer, count, user in
+            let file = MemoryFile.from(user)
+            guard let pointer, count > 0 else { return 0 }
+            let n = Int(count)
+            if file.position > file.data.count { file.data.append(Data(count: file.position - file.data.count)) }
+            let bytes = Data(bytes: pointer, count: n)
+            let end = min(file.position + n, file.data.count)
+            file.data.replaceSubrange(file.position..<end, with: bytes)
+            file.position += n
+            return sf_count_t(n)
+        },
+        tell: { user in sf_count_t(MemoryFile.from(user).position) }
+    )
+}
