@@ -9,6 +9,7 @@ and the ct2 source in $WARBLE_HOME/cache/whisper-ct2/<id>/. For each model and e
   - encoder: max abs error of ORT `hidden` vs ctranslate2 `encode` on the same features (< 1e-3)
   - logits: max abs error of ORT per-step logits (teacher-forced on ctranslate2's tokens) vs
     ctranslate2 `generate(return_logits_vocab=True)`, over the entries ctranslate2 did not suppress (< 1e-3)
+  - batch: 3 beams decoded as one batch vs each alone (< 1e-5)
   - tokens: ORT greedy decoding vs faster-whisper (beam 1, temperature 0, without_timestamps,
     condition_on_previous_text False): must be identical
 Exits 1 when any figure misses its target.
@@ -64,6 +65,25 @@ def prompt_for(config: dict, language: str, task: str) -> list[int]:
         return [ids["sot"], ids["notimestamps"]]
     lang = config["lang_ids"][config["lang_codes"].index(language)]
     return [ids["sot"], lang, ids[task], ids["notimestamps"]]
+
+
+def beam_batch_error(ours: OrtWhisper, encoded: dict, prompt: list[int]) -> float:
+    """Runs 3 'beams' as one batch (cross K/V of batch 1, broadcast) and each alone; max abs difference
+    of their logits and KV caches (the Swift beam search runs beams as a batch)."""
+    next_tokens = [[440], [383], [config_eot(ours)]]
+    logits, past = ours.decode(np.array([prompt] * 3), ours.empty_cache(3), encoded)
+    logits, past = ours.decode(np.array(next_tokens), past, encoded)
+    worst = 0.0
+    for b, token in enumerate(next_tokens):
+        _, alone = ours.decode(np.array([prompt]), ours.empty_cache(1), encoded)
+        alone_logits, alone = ours.decode(np.array([token]), alone, encoded)
+        worst = max(worst, float(np.abs(alone_logits[0] - logits[b]).max()),
+                    float(np.abs(alone[0][:, 0] - past[0][:, b]).max()), float(np.abs(alone[1][:, 0] - past[1][:, b]).max()))
+    return worst
+
+
+def config_eot(ours: OrtWhisper) -> int:
+    return ours.config["special_tokens"]["eot"]
 
 
 def check_model(model_id: str, clips: list[dict], threads: int) -> bool:
@@ -139,9 +159,13 @@ def check_model(model_id: str, clips: list[dict], threads: int) -> bool:
         if not same:
             print(f"   ORT:            {greedy}\n   faster-whisper: {fw_tokens}")
         worst_enc, worst_logit = max(worst_enc, enc_err), max(worst_logit, logit_err)
+        if clip is cases[0][0] and task == "transcribe":
+            batch_err = beam_batch_error(ours, encoded, prompt)
+            ok &= batch_err < 1e-5
         ok &= same and enc_err < ENCODER_TOLERANCE and logit_err < LOGITS_TOLERANCE
     print(f"{model_id}: worst encoder error {worst_enc:.2e} (target < {ENCODER_TOLERANCE:g}), "
           f"worst logits error {worst_logit:.2e} (target < {LOGITS_TOLERANCE:g}), "
+          f"3 beams as a batch vs alone {batch_err:.1e} (target < 1e-5), "
           f"{'PASS' if ok else 'FAIL'}")
     return ok
 
