@@ -1,0 +1,105 @@
+import CEspeakNG
+import Foundation
+import WarbleText
+
+/// The process-wide espeak-ng instance. espeak-ng keeps global state and is not thread-safe, so every call
+/// goes through `withLock`. Initialised on first use with `espeakINITIALIZE_DONT_EXIT` (errors never exit).
+final class EspeakEngine: @unchecked Sendable {
+    // All mutable state is guarded by `lock`.
+    static let shared = EspeakEngine()
+
+    private let lock = NSLock()
+    private var initialized = false
+    private var currentVoice: String?
+
+    private init() {}
+
+    /// Runs `body` holding the lock, with espeak-ng initialised and `voice` selected.
+    func withVoice<T>(_ voice: String, _ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if !initialized {
+            let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+            guard rate > 0 else {
+                throw TextError(.phonemizer, "espeak-ng failed to initialise (returned \(rate)); is espeak-ng-data installed (ESPEAK_DATA_PATH)?")
+            }
+            espeak_SetSynthCallback { _, _, _ in 0 }  // audio is not wanted, only the phoneme trace
+            initialized = true
+        }
+        if currentVoice != voice {
+            // As the espeak-ng command does: a voice name first, else a voice for that language.
+            var status = voice.withCString { espeak_SetVoiceByName($0) }
+            if status != EE_OK {
+                status = voice.withCString { language in
+                    var spec = espeak_VOICE()
+                    spec.languages = language
+                    return espeak_SetVoiceByProperties(&spec)
+                }
+            }
+            guard status == EE_OK else {
+                currentVoice = nil
+                let known = Self.languages()
+                let sample = known.prefix(40).joined(separator: ", ")
+                throw TextError(.phonemizer, "espeak-ng has no voice or language \"\(voice)\"; installed (\(known.count)): \(sample)\(known.count > 40 ? ", …" : "")")
+            }
+            currentVoice = voice
+        }
+        return try body()
+    }
+
+    /// Language codes of the installed voices (call with the lock held).
+    private static func languages() -> [String] {
+        guard let list = espeak_ListVoices(nil) else { return [] }
+        var codes: Set<String> = []
+        var k = 0
+        while let voice = list[k] {
+            // `languages` is a list of (priority byte, NUL-terminated string), ended by a zero priority byte.
+            if var p = voice.pointee.languages.map(UnsafeRawPointer.init) {
+                while p.load(as: UInt8.self) != 0 {
+                    p += 1
+                    let code = String(cString: p.assumingMemoryBound(to: CChar.self))
+                    codes.insert(code)
+                    p += code.utf8.count + 1
+                }
+            }
+            k += 1
+        }
+        return codes.sorted()
+    }
+
+    /// IPA lines (one per clause) exactly as `espeak-ng -q --ipa` prints them: the text is synthesised with the
+    /// phoneme trace written to a memory stream (call inside `withVoice`).
+    func traceIPA(_ text: String) throws -> String {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var size = 0
+        guard let stream = open_memstream(&buffer, &size) else {
+            throw TextError(.phonemizer, "cannot open a memory stream for the espeak-ng phoneme trace")
+        }
+        espeak_SetPhonemeTrace(Int32(espeakPHONEMES_IPA), stream)
+        let status = text.withCString { start in
+            espeak_Synth(start, strlen(start) + 1, 0, POS_CHARACTER, 0,
+                         UInt32(espeakCHARS_UTF8 | espeakPHONEMES | espeakENDPAUSE), nil, nil)
+        }
+        espeak_Synchronize()
+        espeak_SetPhonemeTrace(0, nil)
+        fclose(stream)
+        defer { free(buffer) }
+        guard status == EE_OK else {
+            throw TextError(.phonemizer, "espeak-ng could not synthesise the text (status \(status.rawValue))")
+        }
+        return buffer.map { String(cString: $0) } ?? ""
+    }
+
+    /// The clauses espeak-ng makes of `text`, each as IPA (call inside `withVoice`).
+    func clauses(_ text: String) -> [String] {
+        var out: [String] = []
+        text.withCString { start in
+            var pointer: UnsafeRawPointer? = UnsafeRawPointer(start)
+            while pointer != nil {
+                guard let phonemes = espeak_TextToPhonemes(&pointer, espeakCHARS_UTF8, Int32(espeakPHONEMES_IPA)) else { break }
+                out.append(String(cString: phonemes))
+            }
+        }
+        return out
+    }
+}
