@@ -10,8 +10,14 @@ struct XMLScanner {
 
     private let bytes: [UInt8]
     private var i = 0
+    private let kind: TextError.Kind
+    private let document: String
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    init(_ bytes: [UInt8], kind: TextError.Kind = .ssml, document: String = "SSML") {
+        self.bytes = bytes
+        self.kind = kind
+        self.document = document
+    }
 
     /// 1-based line and column (in Unicode scalars) of a byte offset.
     static func location(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
@@ -34,7 +40,7 @@ struct XMLScanner {
 
     func error(_ message: String, at offset: Int) -> TextError {
         let (line, column) = Self.location(of: offset, in: bytes)
-        return TextError(.ssml, "malformed SSML: \(message)", line: line, column: column)
+        return TextError(kind, "malformed \(document): \(message)", line: line, column: column)
     }
 
     private func hasPrefix(_ s: String, at k: Int) -> Bool {
