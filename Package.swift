@@ -43,6 +43,8 @@ let package = Package(
         ),
         // Benchmark run by scripts/bench-audio.sh; no product, so it stays out of the product list.
         .executableTarget(name: "warble-audio-bench", dependencies: ["WarbleAudio"], swiftSettings: strict),
+        // Benchmark run by scripts/bench-audio.sh; no product, so it stays out of the product list.
+        .executableTarget(name: "warble-audio-bench", dependencies: ["WarbleAudio"], swiftSettings: strict),
 
         // MARK: Text
         .target(name: "WarbleText", swiftSettings: strict),

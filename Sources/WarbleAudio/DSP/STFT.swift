@@ -63,18 +63,20 @@ public struct STFT: Sendable, Equatable {
     /// The complex spectrogram, `[frames, binCount]`.
     public func callAsFunction(_ samples: [Float]) -> Spectrogram {
         let frames = frameCount(sampleCount: samples.count)
-        var real = [Float](repeating: 0, count: frames * binCount)
-        var imaginary = real
-        let bins = binCount
-        real.withUnsafeMutableBufferPointer { re in
-            imaginary.withUnsafeMutableBufferPointer { im in
+        let bins = binCount, count = frames * bins
+        var imaginary = [Float]()
+        let real = [Float](unsafeUninitializedCapacity: count) { re, reCount in
+            imaginary = [Float](unsafeUninitializedCapacity: count) { im, imCount in
                 forEachFrame(samples) { frame, spectrum in
+                    let r = re.baseAddress! + frame * bins, m = im.baseAddress! + frame * bins
                     for k in 0..<bins {
-                        re[frame * bins + k] = spectrum[k].r
-                        im[frame * bins + k] = spectrum[k].i
+                        r[k] = spectrum[k].r
+                        m[k] = spectrum[k].i
                     }
                 }
+                imCount = count
             }
+            reCount = count
         }
         return Spectrogram(frames: frames, bins: bins, real: real, imaginary: imaginary)
     }
@@ -84,8 +86,8 @@ public struct STFT: Sendable, Equatable {
     public func powerSpectrogram(_ samples: [Float], exponent: Float = 2) -> FeatureMatrix {
         let frames = frameCount(sampleCount: samples.count)
         let bins = binCount
-        var out = [Float](repeating: 0, count: frames * bins)
-        out.withUnsafeMutableBufferPointer { dst in
+        let out = [Float](unsafeUninitializedCapacity: frames * bins) { dst, initialized in
+            initialized = frames * bins
             forEachFrame(samples) { frame, spectrum in
                 let row = dst.baseAddress! + frame * bins
                 SpectrumMath.power(spectrum, count: bins, into: row)
@@ -104,7 +106,6 @@ public struct STFT: Sendable, Equatable {
     func forEachFrame(_ samples: [Float], _ body: (Int, UnsafePointer<kiss_fft_cpx>) -> Void) {
         let frames = frameCount(sampleCount: samples.count)
         guard frames > 0 else { return }
-        let padded = SignalPadding.pad(samples, left: padding.left, right: padding.right, mode: paddingMode)
         let fft = RealFFT(size: fftLength)
         let window = paddedWindow()
         // Only the window's non-zero span needs multiplying; the rest of the frame stays zero.
@@ -114,11 +115,24 @@ public struct STFT: Sendable, Equatable {
         frame.initialize(repeating: 0, count: fftLength)
         let spectrum = UnsafeMutablePointer<kiss_fft_cpx>.allocate(capacity: binCount)
         defer { frame.deallocate(); spectrum.deallocate() }
-        padded.withUnsafeBufferPointer { signal in
+        let n = samples.count, left = padding.left, reflect = paddingMode == .reflect
+        samples.withUnsafeBufferPointer { signal in
             window.withUnsafeBufferPointer { w in
                 for f in 0..<frames {
-                    let start = f * hopLength
-                    for i in first..<last { frame[i] = signal[start + i] * w[i] }
+                    // Sample index of frame position i is start + i; the padding is never materialised:
+                    // frames that reach past either end read through the reflect/zero mapping.
+                    let start = f * hopLength - left
+                    if start + first >= 0 && start + last <= n {
+                        let src = signal.baseAddress! + start
+                        for i in first..<last { frame[i] = src[i] * w[i] }
+                    } else {
+                        for i in first..<last {
+                            let j = start + i
+                            let x: Float = (j >= 0 && j < n) ? signal[j]
+                                : (reflect && n > 0 ? signal[SignalPadding.reflect(j, n)] : 0)
+                            frame[i] = x * w[i]
+                        }
+                    }
                     fft.forward(frame, spectrum)
                     body(f, spectrum)
                 }

@@ -42,8 +42,7 @@ public struct Resampler: Sendable, Equatable {
         if buffer.sampleRate == outputRate { return buffer }
         let resampler = try StreamingResampler(
             inputRate: buffer.sampleRate, outputRate: outputRate, channelCount: buffer.channelCount, quality: quality)
-        var out = try resampler.process(buffer)
-        out.appendMatching(try resampler.finish())
+        var out = try resampler.convert(buffer, flush: true)
         let expected = Int((Double(buffer.frameCount) * Double(outputRate) / Double(buffer.sampleRate)).rounded())
         if out.frameCount > expected {
             out = out.slice(frames: 0..<expected)

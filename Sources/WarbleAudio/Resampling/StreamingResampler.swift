@@ -36,63 +36,90 @@ public final class StreamingResampler {
 
     /// Resamples the next chunk; the output may be shorter or empty while the filter fills.
     public func process(_ chunk: AudioBuffer) throws(ResamplerError) -> AudioBuffer {
+        try convert(chunk, flush: false)
+    }
+
+    /// Flushes the filter: the last output frames. Further calls to `process` throw.
+    public func finish() throws(ResamplerError) -> AudioBuffer {
+        guard !isFinished else { throw .finished }
+        return try run(nil, frames: 0, flush: true)
+    }
+
+    /// `chunk` converted, then (with `flush`) the filter's tail, in one output without extra copies.
+    func convert(_ chunk: AudioBuffer, flush: Bool) throws(ResamplerError) -> AudioBuffer {
         guard !isFinished else { throw .finished }
         guard chunk.sampleRate == inputRate, chunk.channelCount == channelCount else {
             throw .mismatchedChunk(
                 sampleRate: chunk.sampleRate, channelCount: chunk.channelCount,
                 expectedSampleRate: inputRate, expectedChannelCount: channelCount)
         }
-        return try run(chunk.channels, frames: chunk.frameCount)
+        let result = Self.withChannelPointers(chunk.channels) { pointers in
+            Result { () throws(ResamplerError) in try run(pointers, frames: chunk.frameCount, flush: flush) }
+        }
+        return try result.get()
     }
 
-    /// Flushes the filter: the last output frames. Further calls to `process` throw.
-    public func finish() throws(ResamplerError) -> AudioBuffer {
-        guard !isFinished else { throw .finished }
-        isFinished = true
-        return try run(nil, frames: 0)
+    /// Pointers to every channel's storage, valid inside `body` (no copies).
+    private static func withChannelPointers<R>(
+        _ channels: [[Float]], _ collected: [UnsafePointer<Float>] = [], _ body: ([UnsafePointer<Float>]) -> R
+    ) -> R {
+        if collected.count == channels.count { return body(collected) }
+        return channels[collected.count].withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress ?? UnsafePointer(bitPattern: MemoryLayout<Float>.alignment)!
+            return withChannelPointers(channels, collected + [base], body)
+        }
     }
 
-    private func run(_ input: [[Float]]?, frames: Int) throws(ResamplerError) -> AudioBuffer {
+    /// Feeds `frames` frames from `input` (planar pointers; nil for none) and, with `flush`, the end
+    /// of input; collects all output libsoxr gives.
+    private func run(_ input: [UnsafePointer<Float>]?, frames: Int, flush: Bool) throws(ResamplerError) -> AudioBuffer {
         let ratio = Double(outputRate) / Double(inputRate)
-        let step = max(1024, Int((Double(frames) * ratio).rounded(.up)) + 64)
-        var output = [[Float]](repeating: [], count: channelCount)
-        let scratch = (0..<channelCount).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: step) }
-        defer { scratch.forEach { $0.deallocate() } }
-        var consumed = 0
-        var failure: String?
+        var capacity = Int((Double(frames) * ratio).rounded(.up)) + (flush ? 4096 : 64)
+        // Raw per-channel output buffers that libsoxr writes into; copied once into arrays at the end.
+        var buffers = (0..<channelCount).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: capacity) }
+        defer { buffers.forEach { $0.deallocate() } }
         let inputPointers = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: channelCount)
         let outputPointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>?>.allocate(capacity: channelCount)
         defer { inputPointers.deallocate(); outputPointers.deallocate() }
-        for c in 0..<channelCount { outputPointers[c] = scratch[c] }
-
-        // Arrays cannot be pinned across the loop from a [[Float]] without nesting closures, so the input
-        // is copied once into contiguous storage per channel.
-        let inputCopies = (input ?? []).map { channel -> UnsafeMutablePointer<Float> in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: max(channel.count, 1))
-            channel.withUnsafeBufferPointer { if let base = $0.baseAddress { p.update(from: base, count: channel.count) } }
-            return p
-        }
-        defer { inputCopies.forEach { $0.deallocate() } }
-
+        var produced = 0, consumed = 0
+        var feeding = input != nil && frames > 0
         while true {
-            var done = 0, produced = 0
-            let error: soxr_error_t?
-            if input != nil {
-                for c in 0..<channelCount { inputPointers[c] = UnsafePointer(inputCopies[c] + consumed) }
-                error = soxr_process(soxr, UnsafeRawPointer(inputPointers), frames - consumed, &done,
-                                     UnsafeMutableRawPointer(outputPointers), step, &produced)
-            } else {
-                error = soxr_process(soxr, nil, 0, nil, UnsafeMutableRawPointer(outputPointers), step, &produced)
+            if produced == capacity {
+                let larger = capacity * 2
+                buffers = buffers.map { old in
+                    let new = UnsafeMutablePointer<Float>.allocate(capacity: larger)
+                    new.update(from: old, count: produced)
+                    old.deallocate()
+                    return new
+                }
+                capacity = larger
             }
-            if let error { failure = String(cString: error); break }
+            let room = capacity - produced
+            for c in 0..<channelCount { outputPointers[c] = buffers[c] + produced }
+            var done = 0, made = 0
+            let error: soxr_error_t?
+            if feeding, let input {
+                for c in 0..<channelCount { inputPointers[c] = input[c] + consumed }
+                error = soxr_process(soxr, UnsafeRawPointer(inputPointers), frames - consumed, &done,
+                                     UnsafeMutableRawPointer(outputPointers), room, &made)
+            } else if flush {
+                error = soxr_process(soxr, nil, 0, nil, UnsafeMutableRawPointer(outputPointers), room, &made)
+            } else {
+                break
+            }
+            if let error { throw .soxr(String(cString: error)) }
             consumed += done
-            for c in 0..<channelCount { output[c].append(contentsOf: UnsafeBufferPointer(start: scratch[c], count: produced)) }
-            // Done when all input is taken and the output buffer was not filled (nothing more pending).
-            if consumed >= frames && produced < step { break }
-            if input != nil && done == 0 && produced == 0 { break }
+            produced += made
+            if feeding {
+                // Keep feeding until libsoxr has taken every frame; it may stop early when output is full.
+                if consumed >= frames { feeding = false; if !flush && made < room { break } }
+                continue
+            }
+            if made < room { break }  // flushing: a short write means the tail is out
         }
-        if let failure { throw .soxr(failure) }
-        do { return try AudioBuffer(channels: output, sampleRate: outputRate) } catch {
+        if flush { isFinished = true }
+        let channels = buffers.map { buffer in Array(UnsafeBufferPointer(start: buffer, count: produced)) }
+        do { return try AudioBuffer(channels: channels, sampleRate: outputRate) } catch {
             throw .soxr("internal: \(error)")
         }
     }

@@ -1,0 +1,57 @@
+// Times WarbleAudio's feature extraction and resampling on the inputs written by
+// tools/audio/bench_reference.py; scripts/bench-audio.sh runs it beside the Python references.
+// Usage: warble-audio-bench INPUT_DIR RUNS   → one line per case: "<name> <median ms>".
+import Foundation
+import WarbleAudio
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let runs = Int(arguments[2]), runs > 0 else {
+    FileHandle.standardError.write(Data("usage: warble-audio-bench INPUT_DIR RUNS\n".utf8))
+    exit(2)
+}
+let directory = URL(fileURLWithPath: arguments[1])
+
+func load(_ name: String) -> [Float] {
+    guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else {
+        FileHandle.standardError.write(Data("warble-audio-bench: cannot read \(name) in \(directory.path)\n".utf8))
+        exit(1)
+    }
+    return data.withUnsafeBytes { raw in
+        (0..<(raw.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+    }
+}
+
+/// Median wall time in ms over `runs` runs after one warm-up; `sink` keeps results alive.
+func time(_ name: String, _ body: () throws -> Int) rethrows {
+    var sink = try body()
+    var times = [Double]()
+    let clock = ContinuousClock()
+    for _ in 0..<runs {
+        var result = 0
+        let elapsed = try clock.measure { result = try body() }
+        sink &+= result
+        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    times.sort()
+    print(name, String(format: "%.3f", times[times.count / 2]), "# \(sink & 1)")
+}
+
+let x16 = load("x16.f32"), x24 = load("x24.f32"), x44 = load("x44.f32")
+let stft = STFT(fftLength: 400, hopLength: 160, window: .hann, center: true)
+let mel = MelSpectrogram(
+    sampleRate: 16000, stft: stft,
+    filterbank: MelFilterbank(sampleRate: 16000, fftLength: 400, melCount: 80), spectrum: .power)
+let whisper = WhisperLogMel(melCount: 80)
+let matcha = MelSpectrogram.matcha()
+let fbank = KaldiFbank()
+let hift = STFT(fftLength: 16, hopLength: 4, window: .hann, center: true)
+let hiftSpectrum = hift(x24)
+
+time("stft_16k_400_160") { stft(x16).frames }
+time("mel_16k_80") { mel(x16).rows }
+time("whisper_logmel_80") { whisper(x16).rows }
+time("matcha_mel_24k") { matcha(x24).rows }
+time("kaldi_fbank_80") { fbank(x16).rows }
+time("istft_24k_16_4") { hift.inverse(hiftSpectrum, length: x24.count).count }
+try time("resample_44k_16k") { try AudioBuffer(mono: x44, sampleRate: 44100).resampled(to: 16000).frameCount }
+try time("resample_24k_16k") { try AudioBuffer(mono: x24, sampleRate: 24000).resampled(to: 16000).frameCount }
