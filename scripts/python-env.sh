@@ -1,26 +1,44 @@
 #!/usr/bin/env bash
 # Creates the repo's Python tool environment (.venv) from the pinned requirement files in tools/.
-# Used for fixture/golden makers, converters and benchmark references. Safe to run twice:
-# it only installs when a requirements file changed since the last run.
+#
+#   scripts/python-env.sh          everything: fixture/golden makers and benchmark references
+#   scripts/python-env.sh --core   only tools/requirements.txt (what the set-up's converters need)
+#
+# Safe to run twice: a requirements file is installed again only when it changed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="$root/.venv"
-stamp="$venv/.requirements.sha256"
+stamps="$venv/.warble-stamps"
+
+files=("$root/tools/requirements.txt")
+if [[ "${1:-}" != "--core" ]]; then
+    for f in "$root"/tools/*/requirements.txt; do [[ -f "$f" ]] && files+=("$f"); done
+fi
 
 if [[ ! -x "$venv/bin/python" ]]; then
     echo "warble: creating Python tool environment in $venv" >&2
-    python3 -m venv "$venv"
+    python3 -m venv "$venv" || {
+        echo "warble: error: python3 -m venv failed (on Debian: apt-get install python3-venv)" >&2
+        exit 1
+    }
 fi
+mkdir -p "$stamps"
 
-files=("$root"/tools/requirements.txt "$root"/tools/*/requirements.txt)
-existing=()
-for f in "${files[@]}"; do [[ -f "$f" ]] && existing+=("$f"); done
-want="$(cat "${existing[@]}" | sha256sum | cut -d' ' -f1)"
-if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]]; then
-    exit 0
-fi
-echo "warble: installing pinned Python tools (${#existing[@]} requirement files)" >&2
+todo=()
+for f in "${files[@]}"; do
+    stamp="$stamps/$(echo "${f#"$root"/}" | tr '/' '_')"
+    want="$(sha256sum "$f" | cut -d' ' -f1)"
+    [[ -f "$stamp" && "$(cat "$stamp")" == "$want" ]] || todo+=("$f")
+done
+((${#todo[@]})) || exit 0
+
+echo "warble: installing pinned Python tools (${todo[*]#"$root"/})" >&2
 args=()
-for f in "${existing[@]}"; do args+=(-r "$f"); done
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${args[@]}"
-echo "$want" > "$stamp"
+for f in "${files[@]}"; do args+=(-r "$f"); done
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "${args[@]}" || {
+    echo "warble: error: pip could not install the pinned tools (see above)" >&2
+    exit 1
+}
+for f in "${todo[@]}"; do
+    sha256sum "$f" | cut -d' ' -f1 > "$stamps/$(echo "${f#"$root"/}" | tr '/' '_')"
+done

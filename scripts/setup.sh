@@ -23,9 +23,7 @@ apt_packages=(
     pkg-config unzip sox espeak-ng
     libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev
 )
-if [[ $dev == 1 ]]; then
-    apt_packages+=(python3-venv)
-fi
+apt_packages+=(python3-venv)
 
 missing=()
 for p in "${apt_packages[@]}"; do
@@ -46,9 +44,12 @@ fi
 # --- ONNX Runtime ------------------------------------------------------------------------
 "$warble_root/scripts/install-onnxruntime.sh"
 
-# --- Python tool environment (tests, fixtures, benchmarks) --------------------------------
+# --- Python tool environment --------------------------------------------------------------
+# The model converters need numpy and onnx; tests and benchmarks need the Python references too.
 if [[ $dev == 1 ]]; then
     "$warble_root/scripts/python-env.sh"
+else
+    "$warble_root/scripts/python-env.sh" --core
 fi
 
 # --- Models ------------------------------------------------------------------------------

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Sets up everything the tests need and runs them all:
+#   system packages, ONNX Runtime, the default models (scripts/setup.sh --dev), the pinned Python
+#   references, the fixtures and goldens they make (tools/*/make_fixtures.py), a build that must
+#   print no compiler warnings, and `swift test`.
+# Safe to run twice. Extra arguments go to `swift test` (e.g. --filter ONNXRuntimeTests).
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$warble_root"
+
+"$warble_root/scripts/setup.sh" --dev
+
+say "making test fixtures"
+for maker in tools/*/make_fixtures.py; do
+    area="$(basename "$(dirname "$maker")")"
+    out="Tests/Fixtures/generated/$area"
+    .venv/bin/python "$maker" "$out" >/dev/null || die "$maker failed (see above)"
+done
+
+say "building (warnings are errors here)"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+if ! swift build --build-tests 2>&1 | tee "$log" | grep -E "error:|warning:" ; then :; fi
+if grep -q "error:" "$log"; then die "the build failed"; fi
+if grep -q "warning:" "$log"; then die "the build printed compiler warnings (listed above)"; fi
+
+say "running tests"
+swift test --skip-build "$@"
