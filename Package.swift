@@ -15,7 +15,7 @@ let package = Package(
     name: "Warble",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .library(name: "Warble", targets: ["ONNXRuntime", "WarbleAudio", "WarbleText", "WarbleEngine"]),
+        .library(name: "Warble", targets: ["ONNXRuntime", "WarbleAudio", "WarbleText", "WarbleModels", "WarbleEngine"]),
         // GPL-3 (espeak-ng): a separate product so that the core library never links it.
         .library(name: "WarblePhonemes", targets: ["WarblePhonemes"]),
         .executable(name: "warble", targets: ["warble"]),
@@ -43,22 +43,23 @@ let package = Package(
         ),
         // Benchmark run by scripts/bench-audio.sh; no product, so it stays out of the product list.
         .executableTarget(name: "warble-audio-bench", dependencies: ["WarbleAudio"], swiftSettings: strict),
-        // Benchmark run by scripts/bench-audio.sh; no product, so it stays out of the product list.
-        .executableTarget(name: "warble-audio-bench", dependencies: ["WarbleAudio"], swiftSettings: strict),
 
         // MARK: Text
         .target(name: "WarbleText", swiftSettings: strict),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .target(name: "WarblePhonemes", dependencies: ["CEspeakNG", "WarbleText"], swiftSettings: strict),
 
+        // MARK: Models
+        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleAudio", "WarbleText"], swiftSettings: strict),
+
         // MARK: Engine
-        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime"], swiftSettings: strict),
+        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleModels"], swiftSettings: strict),
 
         // MARK: Executables
         .executableTarget(
             name: "warble",
             dependencies: [
-                "ONNXRuntime", "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleEngine",
+                "ONNXRuntime", "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleModels", "WarbleEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -69,6 +70,7 @@ let package = Package(
         .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio"], swiftSettings: strict),
         .testTarget(name: "WarbleTextTests", dependencies: ["WarbleText"], swiftSettings: strict),
         .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes"], swiftSettings: strict),
+        .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels"], swiftSettings: strict),
         .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import ONNXRuntime
+@_exported import WarbleModels
 
 /// The models installed under `$WARBLE_HOME/models/<id>/`, each described by its `manifest.json`.
 /// The store reads and checks; installing is the set-up's job (`scripts/setup.sh`).
