@@ -13,6 +13,11 @@ let package = Package(
             // libFuzzer supplies main(); the target only defines LLVMFuzzerTestOneInput.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "fuzz-ssml",
+            dependencies: [.product(name: "Warble", package: "Warble")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
