@@ -48,6 +48,7 @@ let package = Package(
         .target(name: "WarbleText", swiftSettings: strict),
         .systemLibrary(name: "CEspeakNG", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .target(name: "WarblePhonemes", dependencies: ["CEspeakNG", "WarbleText"], swiftSettings: strict),
+        .executableTarget(name: "bench-tokenizer", dependencies: ["WarbleText"], path: "Sources/BenchTokenizer", swiftSettings: strict),
 
         // MARK: Models
         .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleAudio", "WarbleText"], swiftSettings: strict),

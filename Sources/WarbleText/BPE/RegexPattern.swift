@@ -5,7 +5,8 @@ struct RegexPattern: PatternMatcher, @unchecked Sendable {
 
     init(_ pattern: String) throws {
         do {
-            regex = try Regex(pattern)
+            // Scalar semantics as in Oniguruma: "\r\n" is two characters, not one grapheme.
+            regex = try Regex(pattern).matchingSemantics(.unicodeScalar)
         } catch {
             throw TextError(.tokenizerFile, "pre-tokenizer pattern \(pattern) is not a valid regex: \(error)")
         }
