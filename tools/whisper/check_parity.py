@@ -5,8 +5,12 @@
 
 Needs the models installed by tools/whisper/install.sh: converted graphs in $WARBLE_HOME/models/<id>/
 and the ct2 source in $WARBLE_HOME/cache/whisper-ct2/<id>/. For each model and espeak-ng clip
-(English; German too for multilingual models) it prints:
-  - encoder: max abs error of ORT `hidden` vs ctranslate2 `encode` on the same features (< 1e-3)
+(English; German too for multilingual models) plus 5 s of silence and 10 s of
+white noise it prints:
+  - encoder: max abs error of ORT `hidden` vs ctranslate2 `encode` on the same features (target < 1e-3),
+    and of each against a float64 numpy encoder (f64_reference.py). On silence and noise the two float32
+    implementations can differ by more than 1e-3 (both round differently around a massive activation);
+    such a case passes when ORT is within 2e-3 of float64
   - logits: max abs error of ORT per-step logits (teacher-forced on ctranslate2's tokens) vs
     ctranslate2 `generate(return_logits_vocab=True)`, over the entries ctranslate2 did not suppress (< 1e-3)
   - batch: 3 beams decoded as one batch vs each alone (< 1e-5)
@@ -27,9 +31,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 from clips import CLIPS, make_clips, read_wav  # noqa: E402
+from ct2_model import read_model  # noqa: E402
+from f64_reference import F64Encoder  # noqa: E402
 from ort_whisper import OrtWhisper  # noqa: E402
 
 ENCODER_TOLERANCE = 1e-3
+# float32 arithmetic itself is this far from float64 on frames where Whisper's last FFN makes a massive
+# activation (|x| ~ 600 before the final LayerNorm); ctranslate2 shows up to 3.1e-3 on these clips.
+ENCODER_F64_TOLERANCE = 2e-3
 LOGITS_TOLERANCE = 1e-3
 
 
@@ -106,18 +115,23 @@ def check_model(model_id: str, clips: list[dict], threads: int) -> bool:
     print(f"\n== {model_id}: manifest suppress_ids equal faster-whisper's suppress list: {same_suppress}")
     ok &= same_suppress
 
+    reference64 = F64Encoder(read_model(os.path.join(ct2_dir, "model.bin")))
     cases = [(c, "transcribe") for c in clips if config["multilingual"] or c["language"] == "en"]
     if config["multilingual"]:
         cases += [(c, "translate") for c in clips if c["language"] != "en"][:1]
-    print(f"{'clip':<12} {'task':<10} {'enc max|d|':>11} {'logit max|d|':>13} {'steps':>5} "
-          f"{'tokens':>7} {'lang':>10}  text (ORT greedy)")
-    worst_enc = worst_logit = 0.0
+    print(f"{'clip':<12} {'task':<10} {'enc max|d|':>10} {'ORT-f64':>8} {'ct2-f64':>8} {'logit max|d|':>12} "
+          f"{'steps':>5} {'tokens':>6} {'lang':>6}  text (ORT greedy)")
+    worst_enc = worst_logit = worst64 = worst_ct2_64 = 0.0
     for clip, task in cases:
-        audio = read_wav(clip["path"])
+        audio = clip["audio"] if "audio" in clip else read_wav(clip["path"])
         mel = window_features(fw, audio)
         encoded = ours.encode(mel)
         ref_enc = np.array(ct2.encode(ctranslate2.StorageView.from_array(mel[None]), to_cpu=True))
         enc_err = float(np.max(np.abs(encoded["hidden"] - ref_enc)))
+        exact = reference64(mel)
+        ours64 = float(np.max(np.abs(encoded["hidden"][0] - exact)))
+        ct2_64 = float(np.max(np.abs(ref_enc[0] - exact)))
+        enc_ok = enc_err < ENCODER_TOLERANCE or ours64 < ENCODER_F64_TOLERANCE
 
         prompt = prompt_for(config, clip["language"], task)
         ref = ct2.generate(ctranslate2.StorageView.from_array(ref_enc), [prompt], beam_size=1,
@@ -136,7 +150,8 @@ def check_model(model_id: str, clips: list[dict], threads: int) -> bool:
         greedy, _ = ours.greedy(encoded, prompt)
         segments, _info = fw.transcribe(audio, language=clip["language"] if config["multilingual"] else None,
                                         task=task, beam_size=1, temperature=0.0, without_timestamps=True,
-                                        condition_on_previous_text=False, vad_filter=False)
+                                        condition_on_previous_text=False, vad_filter=False,
+                                        no_speech_threshold=None)
         fw_tokens = [t for s in segments for t in s.tokens]
         same = greedy == fw_tokens
 
@@ -149,21 +164,24 @@ def check_model(model_id: str, clips: list[dict], threads: int) -> bool:
             top = int(np.argmax(probs))
             ref_lang = ct2.detect_language(ctranslate2.StorageView.from_array(ref_enc))[0][0]
             ref_code = ref_lang[0][2:-2]
-            lang_note = f"{config['lang_codes'][top]}={'ok' if config['lang_codes'][top] == ref_code else ref_code}"
+            lang_note = f"{config['lang_codes'][top]}{'=' if config['lang_codes'][top] == ref_code else '!=' + ref_code}"
             lang_ok = config["lang_codes"][top] == ref_code and abs(probs[top] - ref_lang[1]) < 1e-3
             ok &= lang_ok
 
         text = fw.hf_tokenizer.decode(greedy).strip()
-        print(f"{clip['name']:<12} {task:<10} {enc_err:>11.2e} {logit_err:>13.2e} {steps:>5} "
-              f"{'same' if same else 'DIFF':>7} {lang_note:>10}  {text}")
+        print(f"{clip['name']:<12} {task:<10} {enc_err:>10.2e} {ours64:>8.1e} {ct2_64:>8.1e} {logit_err:>12.2e} "
+              f"{steps:>5} {'same' if same else 'DIFF':>6} {lang_note:>6}  {text[:100]}")
         if not same:
             print(f"   ORT:            {greedy}\n   faster-whisper: {fw_tokens}")
         worst_enc, worst_logit = max(worst_enc, enc_err), max(worst_logit, logit_err)
+        worst64, worst_ct2_64 = max(worst64, ours64), max(worst_ct2_64, ct2_64)
         if clip is cases[0][0] and task == "transcribe":
             batch_err = beam_batch_error(ours, encoded, prompt)
             ok &= batch_err < 1e-5
-        ok &= same and enc_err < ENCODER_TOLERANCE and logit_err < LOGITS_TOLERANCE
-    print(f"{model_id}: worst encoder error {worst_enc:.2e} (target < {ENCODER_TOLERANCE:g}), "
+        ok &= same and enc_ok and logit_err < LOGITS_TOLERANCE
+    print(f"{model_id}: worst encoder error {worst_enc:.2e} (target < {ENCODER_TOLERANCE:g}, "
+          f"or ORT within {ENCODER_F64_TOLERANCE:g} of float64), worst ORT vs float64 {worst64:.2e} "
+          f"(ctranslate2 vs float64 {worst_ct2_64:.2e}), "
           f"worst logits error {worst_logit:.2e} (target < {LOGITS_TOLERANCE:g}), "
           f"3 beams as a batch vs alone {batch_err:.1e} (target < 1e-5), "
           f"{'PASS' if ok else 'FAIL'}")
@@ -176,7 +194,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        clips = make_clips(tmp, CLIPS)
+        noise = np.random.RandomState(9).standard_normal(16000 * 10).astype(np.float32) * 0.1
+        clips = make_clips(tmp, CLIPS) + [
+            {"name": "silence", "language": "en", "audio": np.zeros(16000 * 5, np.float32)},
+            {"name": "noise", "language": "en", "audio": noise}]
         results = [check_model(m, clips, args.threads) for m in args.models]
     print("\nparity:", "PASS" if all(results) else "FAIL")
     return 0 if all(results) else 1
