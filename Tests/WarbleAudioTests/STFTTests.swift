@@ -55,6 +55,23 @@ import Testing
         }
     }
 
+    @Test(arguments: [2, 6, 16, 22, 400, 512, 1920, 27])
+    func realFFTMatchesDirectDFT(size: Int) {
+        let x = (0..<size).map { Float(sin(Double($0 * $0) * 0.37)) }
+        let (re, im) = RealFFT(size: size).forward(x)
+        var worst = 0.0
+        for k in 0...(size / 2) {
+            var sr = 0.0, si = 0.0
+            for n in 0..<size {
+                let angle = -2 * Double.pi * Double(k * n) / Double(size)
+                sr += Double(x[n]) * cos(angle)
+                si += Double(x[n]) * sin(angle)
+            }
+            worst = max(worst, abs(Double(re[k]) - sr), abs(Double(im[k]) - si))
+        }
+        #expect(worst < 1e-4 * Double(size).squareRoot())  // tolerance: float32 rounding, grows ~√n
+    }
+
     @Test func windows() {
         let hann = WindowFunction.hann.coefficients(length: 4)
         #expect(maxAbsDiff(hann, [0, 0.5, 1, 0.5]) < 1e-7)
