@@ -39,7 +39,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["whisper", "gpt2", "qwen2", "gpt2-pair", "qwen2-pair"])
+    @Test(arguments: ["whisper", "gpt2", "qwen2", "gpt2-pair", "qwen2-pair", "variety"])
     func matchesPythonTokenizers(_ name: String) throws {
         let corpus = try Fixtures.json("corpus.json", as: [String].self)
         let golden = try Fixtures.json("goldens/\(name).json", as: Golden.self)

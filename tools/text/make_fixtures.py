@@ -9,6 +9,8 @@ Outputs (all deterministic for a given tokenizers version):
   gpt2/tokenizer.json              a GPT-2-style byte-level BPE trained here (merges saved as pairs),
   gpt2/vocab.json, merges.txt      with a BOS/EOS template and added tokens such as <|endofprompt|>
   qwen2/...                        the same in Qwen2 style (NFC, Split regex + ByteLevel without regex)
+  variety/tokenizer.json           NFKC + Replace, Digits, a generic Split regex, prefix space, ignore_merges,
+                                   normalized / lstrip / rstrip / single_word added tokens, Roberta post-processor
   goldens/<name>.json              ids with and without special tokens, and decodes, for every corpus line
   espeak/cases.json                text -> `espeak-ng -q --ipa -v VOICE` output for the phonemizer tests
 """
@@ -32,6 +34,8 @@ QWEN2_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| 
                  r"|\s*[\r\n]+|\s+(?!\S)|\s+")
 SPECIAL = ["<|endoftext|>", "<|endofprompt|>"]
 ADDED_PLAIN = ["<|speech_123|>", "<|speech_7|>"]
+EXTRA_LINES = ["the vulpine jumps", "antivulpine vulpine-vulpine vulpines vulpine", "a <mask> b", "x  <mask>  y", "hello ｗｏｒｌｄ world",
+               "``quoted``", "Ⅻ ﬁne ｶﾀｶﾅ ²³", "12345.678!", "end. next! ok? 好。好！"]
 
 
 def wheel_tokenizer(out: Path) -> None:
@@ -79,6 +83,32 @@ def train(style: str, corpus: list[str], out: Path) -> Tokenizer:
     d.mkdir(parents=True, exist_ok=True)
     tok.save(str(d / "tokenizer.json"))
     tok.model.save(str(d))  # vocab.json + merges.txt
+    return tok
+
+
+def train_variety(corpus: list[str], out: Path) -> Tokenizer:
+    """Exercises the less common parts: NFKC, Digits, a generic Split regex (MergedWithPrevious), ByteLevel
+    with add_prefix_space, ignore_merges, normalized/lstrip/rstrip/single_word added tokens, Roberta post-processor."""
+    tok = Tokenizer(models.BPE(ignore_merges=True))
+    tok.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace("``", '"')])
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Digits(individual_digits=True),
+        pre_tokenizers.Split(Regex(r"[.!?。！？]"), behavior="merged_with_previous"),
+        pre_tokenizers.ByteLevel(add_prefix_space=True, use_regex=True),
+    ])
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=3000, min_frequency=2, show_progress=False,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=[])
+    tok.train_from_iterator(corpus + SENTENCES * 20, trainer=trainer)
+    tok.add_special_tokens([AddedToken("<s>", normalized=False), AddedToken("</s>", normalized=False),
+                            AddedToken("<mask>", lstrip=True, rstrip=True, normalized=False)])
+    tok.add_tokens([AddedToken("<|speech_123|>", normalized=False),
+                    AddedToken("vulpine", single_word=True, normalized=True),
+                    AddedToken("ｗｏｒｌｄ", normalized=True)])
+    tok.post_processor = processors.RobertaProcessing(("</s>", tok.token_to_id("</s>")), ("<s>", tok.token_to_id("<s>")))
+    d = out / "variety"
+    d.mkdir(parents=True, exist_ok=True)
+    tok.save(str(d / "tokenizer.json"))
     return tok
 
 
@@ -148,7 +178,7 @@ def main() -> None:
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    corpus = build_corpus()
+    corpus = build_corpus() + EXTRA_LINES
     assert len(corpus) >= 2000
     (out / "corpus.json").write_text(json.dumps(corpus, ensure_ascii=False), "utf-8")
     wheel_tokenizer(out)
@@ -157,6 +187,7 @@ def main() -> None:
     for style in ("gpt2", "qwen2"):
         tokenizers[style] = train(style, corpus, out)
         tokenizers[style + "-pair"] = from_pair(style, out)
+    tokenizers["variety"] = train_variety(corpus, out)
     for name, tok in tokenizers.items():
         (out / "goldens" / f"{name}.json").write_text(json.dumps(goldens(tok, corpus), ensure_ascii=False), "utf-8")
     espeak_cases(out)

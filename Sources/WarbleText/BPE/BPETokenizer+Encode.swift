@@ -54,18 +54,14 @@ extension BPETokenizer {
 
     private func encodeNormalized(_ segment: UnsafeBufferPointer<UInt8>, _ ids: inout [Int32], _ state: inout EncodeState) {
         if segment.isEmpty { return }
-        if preTokenizer.addsPrefixSpace, segment[0] != 0x20 {
-            let prefixed = [0x20] + Array(segment)
-            prefixed.withUnsafeBufferPointer { encodePieces($0, &ids, &state) }
-        } else {
-            encodePieces(segment, &ids, &state)
-        }
+        var bytes = Array(segment)
+        state.pieces.removeAll(keepingCapacity: true)
+        state.pieces.append(0..<bytes.count)
+        preTokenizer.apply(&bytes, &state.pieces, scratch: &state.scratch)
+        bytes.withUnsafeBufferPointer { encodePieces($0, &ids, &state) }
     }
 
     private func encodePieces(_ buffer: UnsafeBufferPointer<UInt8>, _ ids: inout [Int32], _ state: inout EncodeState) {
-        state.pieces.removeAll(keepingCapacity: true)
-        state.pieces.append(0..<buffer.count)
-        preTokenizer.apply(buffer, &state.pieces, scratch: &state.scratch)
         for range in state.pieces {
             let piece = UnsafeBufferPointer(rebasing: buffer[range])
             let key = Array(piece)

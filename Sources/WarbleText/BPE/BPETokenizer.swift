@@ -103,13 +103,20 @@ public struct BPETokenizer: Sendable {
         self.postProcessor = postProcessor
         self.addedTokens = addedTokens
         self.decodesBytes = decodesBytes
-        rawAdded = AddedTokenMatcher(addedTokens.filter { !$0.normalized })
-        normalizedAdded = AddedTokenMatcher(addedTokens.filter { $0.normalized })
+        // Normalized added tokens are matched in normalized text, so their content is normalized too; like
+        // Hugging Face, `token(for:)` and `decode` then give the normalized form, `id(for:)` takes the raw one.
+        let matchable = addedTokens.map { token in
+            var token = token
+            if token.normalized, let normalizer { token.content = normalizer.apply(token.content) }
+            return token
+        }
+        rawAdded = AddedTokenMatcher(matchable.filter { !$0.normalized })
+        normalizedAdded = AddedTokenMatcher(matchable.filter(\.normalized))
         var byID: [Int32: AddedToken] = [:]
         var ids: [String: Int32] = [:]
-        for token in addedTokens {
+        for (token, raw) in zip(matchable, addedTokens) {
             byID[Int32(token.id)] = token
-            ids[token.content] = Int32(token.id)
+            ids[raw.content] = Int32(raw.id)
         }
         addedByID = byID
         addedIDs = ids

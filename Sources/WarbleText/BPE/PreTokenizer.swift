@@ -14,15 +14,6 @@ indirect enum PreTokenizer: Sendable {
     case split(any PatternMatcher, SplitBehavior, invert: Bool)
     case sequence([PreTokenizer])
 
-    /// True when any ByteLevel step asks for a space in front of each segment.
-    var addsPrefixSpace: Bool {
-        switch self {
-        case .byteLevel(let add, _): return add
-        case .split: return false
-        case .sequence(let steps): return steps.contains { $0.addsPrefixSpace }
-        }
-    }
-
     var hasByteLevel: Bool {
         switch self {
         case .byteLevel: return true
@@ -31,17 +22,33 @@ indirect enum PreTokenizer: Sendable {
         }
     }
 
-    /// Splits every piece in `pieces` (replacing them).
-    func apply(_ bytes: UnsafeBufferPointer<UInt8>, _ pieces: inout [Range<Int>], scratch: inout [Range<Int>]) {
+    /// Splits every piece in `pieces` (replacing them). A ByteLevel step with `add_prefix_space` puts a space
+    /// in front of each piece that lacks one, as Hugging Face does, which rewrites `bytes`.
+    func apply(_ bytes: inout [UInt8], _ pieces: inout [Range<Int>], scratch: inout [Range<Int>]) {
         switch self {
-        case .byteLevel(_, let useRegex):
+        case .byteLevel(let addPrefixSpace, let useRegex):
+            if addPrefixSpace { Self.prefixSpaces(&bytes, &pieces) }
             guard useRegex else { return }
-            Self.split(bytes, &pieces, &scratch, GPT2Pattern(), .isolated, invert: false)
+            bytes.withUnsafeBufferPointer { Self.split($0, &pieces, &scratch, GPT2Pattern(), .isolated, invert: false) }
         case .split(let pattern, let behavior, let invert):
-            Self.split(bytes, &pieces, &scratch, pattern, behavior, invert: invert)
+            bytes.withUnsafeBufferPointer { Self.split($0, &pieces, &scratch, pattern, behavior, invert: invert) }
         case .sequence(let steps):
-            for step in steps { step.apply(bytes, &pieces, scratch: &scratch) }
+            for step in steps { step.apply(&bytes, &pieces, scratch: &scratch) }
         }
+    }
+
+    private static func prefixSpaces(_ bytes: inout [UInt8], _ pieces: inout [Range<Int>]) {
+        guard pieces.contains(where: { bytes[$0.lowerBound] != 0x20 }) else { return }
+        var rebuilt: [UInt8] = []
+        rebuilt.reserveCapacity(bytes.count + pieces.count)
+        for k in pieces.indices {
+            let piece = pieces[k]
+            let start = rebuilt.count
+            if bytes[piece.lowerBound] != 0x20 { rebuilt.append(0x20) }
+            rebuilt.append(contentsOf: bytes[piece])
+            pieces[k] = start..<rebuilt.count
+        }
+        bytes = rebuilt
     }
 
     private static func split(

@@ -10,10 +10,12 @@ indirect enum TextNormalizer: Sendable {
 
     func apply(_ text: String) -> String {
         switch self {
-        case .nfc: return text.precomposedStringWithCanonicalMapping
-        case .nfd: return text.decomposedStringWithCanonicalMapping
-        case .nfkc: return text.precomposedStringWithCompatibilityMapping
-        case .nfkd: return text.decomposedStringWithCompatibilityMapping
+        // Foundation's decompositions are put in canonical order again before composing: on Linux it can leave
+        // combining marks that come from a compatibility mapping (U+FF9E → U+3099) out of order.
+        case .nfc: return Self.canonicalOrder(text.decomposedStringWithCanonicalMapping).precomposedStringWithCanonicalMapping
+        case .nfd: return Self.canonicalOrder(text.decomposedStringWithCanonicalMapping)
+        case .nfkc: return Self.canonicalOrder(text.decomposedStringWithCompatibilityMapping).precomposedStringWithCanonicalMapping
+        case .nfkd: return Self.canonicalOrder(text.decomposedStringWithCompatibilityMapping)
         case .lowercase: return text.lowercased()
         case .strip(let left, let right):
             var scalars = Substring(text).unicodeScalars[...]
@@ -29,5 +31,39 @@ indirect enum TextNormalizer: Sendable {
         case .sequence(let steps):
             return steps.reduce(text) { $1.apply($0) }
         }
+    }
+
+    /// Sorts each run of combining marks by canonical combining class (stable), as Unicode's
+    /// canonical ordering algorithm requires.
+    static func canonicalOrder(_ text: String) -> String {
+        var scalars = Array(text.unicodeScalars)
+        func combiningClass(_ scalar: Unicode.Scalar) -> UInt8 { scalar.properties.canonicalCombiningClass.rawValue }
+        var changed = false
+        var i = 0
+        while i < scalars.count {
+            guard combiningClass(scalars[i]) != 0 else {
+                i += 1
+                continue
+            }
+            var end = i
+            while end < scalars.count, combiningClass(scalars[end]) != 0 { end += 1 }
+            if end - i > 1 {
+                for k in (i + 1)..<end {  // insertion sort: stable
+                    let scalar = scalars[k]
+                    var j = k
+                    while j > i, combiningClass(scalars[j - 1]) > combiningClass(scalar) {
+                        scalars[j] = scalars[j - 1]
+                        j -= 1
+                    }
+                    if j != k { changed = true }
+                    scalars[j] = scalar
+                }
+            }
+            i = end
+        }
+        guard changed else { return text }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
     }
 }
