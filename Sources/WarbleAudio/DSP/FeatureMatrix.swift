@@ -38,6 +38,13 @@ public struct FeatureMatrix: Sendable, Equatable {
         return FeatureMatrix(rows: columns, columns: rows, values: out)
     }
 
+    /// Removes the last row (no-op when empty), without copying the others.
+    public mutating func dropLastRow() {
+        guard rows > 0 else { return }
+        values.removeLast(columns)
+        rows -= 1
+    }
+
     /// The first `count` rows, with rows of `value` appended when there are fewer.
     public func paddedOrTrimmed(rows count: Int, value: Float = 0) -> FeatureMatrix {
         precondition(count >= 0)

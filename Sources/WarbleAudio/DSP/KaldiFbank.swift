@@ -87,21 +87,22 @@ public struct KaldiFbank: Sendable {
         let bins = fftLength / 2 + 1
         var out = FeatureMatrix(rows: frames, columns: mels)
         guard frames > 0 else { return out }
-        let fft = RealFFT(size: fftLength)
         let frame = UnsafeMutablePointer<Float>.allocate(capacity: fftLength)
         frame.initialize(repeating: 0, count: fftLength)
         let spectrum = UnsafeMutablePointer<kiss_fft_cpx>.allocate(capacity: bins)
         let power = UnsafeMutablePointer<Float>.allocate(capacity: bins)
         defer { frame.deallocate(); spectrum.deallocate(); power.deallocate() }
         let scale = options.inputScale, preemphasis = options.preemphasis, length = frameLength
+        let removeDC = options.removeDCOffset, usePower = options.usePower
         let epsilon = Float.ulpOfOne
         samples.withUnsafeBufferPointer { signal in
             window.withUnsafeBufferPointer { w in
                 out.values.withUnsafeMutableBufferPointer { dst in
-                    for f in 0..<frames {
+                    /// Frame `f` after DC removal, pre-emphasis and windowing, zero-padded to fftLength.
+                    func prepare(_ f: Int) {
                         let start = f * frameShift
                         for i in 0..<length { frame[i] = signal[start + i] * scale }
-                        if options.removeDCOffset {
+                        if removeDC {
                             var sum: Float = 0
                             for i in 0..<length { sum += frame[i] }
                             let mean = sum / Float(length)
@@ -112,12 +113,37 @@ public struct KaldiFbank: Sendable {
                             frame[0] -= preemphasis * frame[0]
                         }
                         for i in 0..<length { frame[i] *= w[i] }
-                        fft.forward(frame, spectrum)
+                    }
+                    /// Power (or magnitude) spectrum → mel energies → log, into output row `f`.
+                    func finish(_ f: Int) {
                         SpectrumMath.power(spectrum, count: bins, into: power)
-                        if !options.usePower { for k in 0..<bins { power[k] = power[k].squareRoot() } }
+                        if !usePower { for k in 0..<bins { power[k] = power[k].squareRoot() } }
                         let row = dst.baseAddress! + f * mels
                         filterbank.apply(power, into: row)
                         for m in 0..<mels { row[m] = logf(max(row[m], epsilon)) }
+                    }
+                    var f = 0
+                    if frames >= BatchedRealFFT.lanes, let batched = BatchedRealFFT(size: fftLength) {
+                        while f + BatchedRealFFT.lanes <= frames {
+                            for lane in 0..<BatchedRealFFT.lanes {
+                                prepare(f + lane)
+                                batched.setFrame(frame, lane: lane)
+                            }
+                            batched.transform()
+                            for lane in 0..<BatchedRealFFT.lanes {
+                                batched.spectrum(lane: lane, into: spectrum)
+                                finish(f + lane)
+                            }
+                            f += BatchedRealFFT.lanes
+                        }
+                    }
+                    if f < frames {
+                        let fft = RealFFT(size: fftLength)
+                        for g in f..<frames {
+                            prepare(g)
+                            fft.forward(frame, spectrum)
+                            finish(g)
+                        }
                     }
                 }
             }

@@ -106,7 +106,6 @@ public struct STFT: Sendable, Equatable {
     func forEachFrame(_ samples: [Float], _ body: (Int, UnsafePointer<kiss_fft_cpx>) -> Void) {
         let frames = frameCount(sampleCount: samples.count)
         guard frames > 0 else { return }
-        let fft = RealFFT(size: fftLength)
         let window = paddedWindow()
         // Only the window's non-zero span needs multiplying; the rest of the frame stays zero.
         let first = (fftLength - windowLength) / 2
@@ -118,9 +117,9 @@ public struct STFT: Sendable, Equatable {
         let n = samples.count, left = padding.left, reflect = paddingMode == .reflect
         samples.withUnsafeBufferPointer { signal in
             window.withUnsafeBufferPointer { w in
-                for f in 0..<frames {
-                    // Sample index of frame position i is start + i; the padding is never materialised:
-                    // frames that reach past either end read through the reflect/zero mapping.
+                /// Frame `f`, windowed, into `frame`. Sample index of frame position i is start + i; the
+                /// padding is never materialised: frames past either end read through the reflect/zero map.
+                func fill(_ f: Int) {
                     let start = f * hopLength - left
                     if start + first >= 0 && start + last <= n {
                         let src = signal.baseAddress! + start
@@ -133,8 +132,30 @@ public struct STFT: Sendable, Equatable {
                             frame[i] = x * w[i]
                         }
                     }
+                }
+                var f = 0
+                // Eight frames per batched transform (one per SIMD lane), then single frames.
+                if frames >= BatchedRealFFT.lanes, let batched = BatchedRealFFT(size: fftLength) {
+                    while f + BatchedRealFFT.lanes <= frames {
+                        for lane in 0..<BatchedRealFFT.lanes {
+                            fill(f + lane)
+                            batched.setFrame(frame, lane: lane)
+                        }
+                        batched.transform()
+                        for lane in 0..<BatchedRealFFT.lanes {
+                            batched.spectrum(lane: lane, into: spectrum)
+                            body(f + lane, spectrum)
+                        }
+                        f += BatchedRealFFT.lanes
+                    }
+                }
+                guard f < frames else { return }
+                let fft = RealFFT(size: fftLength)
+                while f < frames {
+                    fill(f)
                     fft.forward(frame, spectrum)
                     body(f, spectrum)
+                    f += 1
                 }
             }
         }

@@ -27,7 +27,7 @@ public struct WhisperLogMel: Sendable {
         precondition(padding >= 0)
         let input = padding == 0 ? samples : samples + [Float](repeating: 0, count: padding)
         var features = mel(input)
-        if features.rows > 0 { features = features.paddedOrTrimmed(rows: features.rows - 1) }
+        features.dropLastRow()
         guard let peak = features.values.max() else { return features }
         let floor = peak - 8
         features.values.withUnsafeMutableBufferPointer { v in
