@@ -123,9 +123,10 @@ import Testing
     @Test func registryFindsByLanguageAndNormalizesSegments() throws {
         let registry = NormalizerRegistry.builtIn
         #expect(registry.normalizer(for: "en-US") != nil)
-        #expect(registry.normalizer(for: "zh") == nil)
-        let segments = try SSMLParser().parse(#"<speak>I owe $5. <say-as interpret-as="characters">ok</say-as> <lang xml:lang="zh">3个</lang></speak>"#)
+        #expect(registry.normalizer(for: "fr") == nil)
+        #expect(registry.normalizer(for: "zh-CN") is ChineseNormalizer)
+        let segments = try SSMLParser().parse(#"<speak>I owe $5. <say-as interpret-as="characters">ok</say-as> <lang xml:lang="zh">3个</lang> <lang xml:lang="fr">3 chats</lang></speak>"#)
         let out = registry.normalize(segments, defaultLanguage: "en")
-        #expect(out.compactMap(\.text) == ["I owe five dollars. ", "O K", "3个"])
+        #expect(out.compactMap(\.text) == ["I owe five dollars. ", "O K", "三个", "3 chats"])
     }
 }

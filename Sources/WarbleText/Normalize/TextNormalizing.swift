@@ -8,11 +8,13 @@ public protocol TextNormalizing: Sendable {
 }
 
 /// Normalizers by language. English is built in; add a language by conforming to `TextNormalizing` and
-/// listing it in `builtIn` (Chinese numerals are the next planned entry).
+/// listing it in `builtIn` (English and Mandarin numbers so far).
 public struct NormalizerRegistry: Sendable {
     private var byLanguage: [String: any TextNormalizing]
 
-    public static let builtIn = NormalizerRegistry(["en": EnglishNormalizer()])
+    public static let builtIn = NormalizerRegistry([
+        "en": EnglishNormalizer(), "zh": ChineseNormalizer(), "cmn": ChineseNormalizer(),
+    ])
 
     public init(_ byLanguage: [String: any TextNormalizing]) { self.byLanguage = byLanguage }
 

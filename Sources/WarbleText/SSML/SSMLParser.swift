@@ -200,8 +200,12 @@ struct SSMLWalker {
         let collapsed = Self.collapseWhitespace(text)
         if collapsed.isEmpty { return }
         if collapsed == " " {
-            // Whitespace between elements separates words: keep it only after text.
-            guard let last = segments.last, last.text != nil, last.sayAs == nil, !(last.text?.hasSuffix(" ") ?? true) else { return }
+            // Whitespace between elements only separates words: it joins text with the same attributes and is
+            // never a segment of its own.
+            guard let last = segments.last, let previous = last.text, last.sayAs == nil, !previous.hasSuffix(" "),
+                last.language == context.language, last.voice == context.voice, last.prosody == context.prosody,
+                last.emphasis == context.emphasis
+            else { return }
         }
         // Merge with the previous text segment when everything else is the same.
         if let last = segments.last, let previous = last.text, last.sayAs == nil, context.sayAs == nil,
