@@ -1,4 +1,5 @@
 import Foundation
+import CKissFFT
 import Testing
 @testable import WarbleAudio
 
@@ -70,6 +71,36 @@ import Testing
             worst = max(worst, abs(Double(re[k]) - sr), abs(Double(im[k]) - si))
         }
         #expect(worst < 1e-4 * Double(size).squareRoot())  // tolerance: float32 rounding, grows ~√n
+    }
+
+    @Test(arguments: [4, 6, 10, 16, 30, 400, 512, 1920])
+    func batchedFFTMatchesKissFFTPerLane(size: Int) throws {
+        let batched = try #require(BatchedRealFFT(size: size))
+        let single = RealFFT(size: size)
+        let bins = size / 2 + 1
+        let expected = UnsafeMutablePointer<kiss_fft_cpx>.allocate(capacity: bins)
+        let got = UnsafeMutablePointer<kiss_fft_cpx>.allocate(capacity: bins)
+        defer { expected.deallocate(); got.deallocate() }
+        let frames: [[Float]] = (0..<BatchedRealFFT.lanes).map { (lane: Int) -> [Float] in
+            (0..<size).map { (n: Int) -> Float in
+                let phase = Double(n * (lane + 3)) * 0.21
+                return Float(sin(phase) + Double(lane) * 0.1)
+            }
+        }
+        for round in 0..<2 {  // twice: the input memory is reused as scratch between transforms
+            for (lane, frame) in frames.enumerated() {
+                frame.withUnsafeBufferPointer { batched.setFrame($0.baseAddress!, lane: (lane + round) % 8) }
+            }
+            batched.transform()
+            for (lane, frame) in frames.enumerated() {
+                frame.withUnsafeBufferPointer { single.forward($0.baseAddress!, expected) }
+                batched.spectrum(lane: (lane + round) % 8, into: got)
+                var worst: Float = 0
+                for k in 0..<bins { worst = max(worst, abs(got[k].r - expected[k].r), abs(got[k].i - expected[k].i)) }
+                #expect(worst < 1e-4 * Float(size).squareRoot())  // tolerance: float32 rounding, ~√n
+            }
+        }
+        #expect(BatchedRealFFT(size: 22) == nil)  // 11 is not a supported factor: kissfft is used
     }
 
     @Test func windows() {
