@@ -56,6 +56,11 @@ enum PhonemeFixtures {
         #expect(try phonemizer.phonemize("Pi is 3.14; fine!", language: "en-us").contains(";"))
     }
 
+    @Test func acceptsBCP47Codes() throws {
+        #expect(try phonemizer.phonemize("one two", language: "en-US") == phonemizer.phonemize("one two", language: "en-us"))
+        #expect(try phonemizer.phonemize("bonjour", language: "fr-FR").isEmpty == false)
+    }
+
     @Test func hasStressMarks() throws {
         #expect(try phonemizer.phonemize("understanding", language: "en-us").contains("ˈ"))
     }

@@ -83,13 +83,15 @@ struct AddedTokenMatcher: Sendable {
         scalars(bytes, index..<min(bytes.count, index + 4)).first.map(isWordScalar) ?? false
     }
 
-    /// Start of the run of whitespace that ends at `index`.
+    /// Start of the run of whitespace that ends at `index` (walking back scalar by scalar).
     private static func whitespaceStart(_ bytes: UnsafeBufferPointer<UInt8>, before index: Int) -> Int {
-        let text = scalars(bytes, 0..<index)
         var start = index
-        for scalar in text.reversed() {
-            guard scalar.properties.isWhitespace else { break }
-            start -= String(scalar).utf8.count
+        while start > 0 {
+            var lead = start - 1
+            while lead > 0, bytes[lead] & 0xC0 == 0x80 { lead -= 1 }
+            let (value, _) = decodeScalar(bytes, lead)
+            guard let scalar = Unicode.Scalar(value), scalar.properties.isWhitespace else { break }
+            start = lead
         }
         return start
     }
