@@ -24,8 +24,9 @@ for round in $(seq "$rounds"); do
     say "round $round/$rounds: Swift, then Python ($runs runs per case each)"
     swift_all+="$("$bin/warble-audio-bench" "$work" "$runs")"$'\n'
     # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE are set on some machines for old OpenBLAS builds and slow
-    # a current numpy: unset here only, for the reference timings.
-    python_all+="$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$python" "$warble_root/tools/audio/bench_reference.py" time "$work" "$runs")"$'\n'
+    # a current numpy: unset here only, for the reference timings. One BLAS thread, as Swift uses one:
+    # on a shared two-core machine spinning BLAS threads only add noise.
+    python_all+="$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "$python" "$warble_root/tools/audio/bench_reference.py" time "$work" "$runs")"$'\n'
 done
 
 "$python" - "$swift_all" "$python_all" <<'PY'
