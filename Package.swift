@@ -51,7 +51,8 @@ let package = Package(
         .executableTarget(name: "bench-tokenizer", dependencies: ["WarbleText"], path: "Sources/BenchTokenizer", swiftSettings: strict),
 
         // MARK: Models
-        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleAudio", "WarbleText"], swiftSettings: strict),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleAudio", "WarbleText", "CZlib"], swiftSettings: strict),
 
         // MARK: Engine
         .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleModels"], swiftSettings: strict),

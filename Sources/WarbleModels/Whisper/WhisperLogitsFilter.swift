@@ -1,0 +1,93 @@
+import Foundation
+
+/// Which tokens may come next, as ctranslate2 decides for faster-whisper: `suppress_ids` at every
+/// step, `suppress_ids_begin` at the first step, then (with timestamps) the timestamp rules:
+/// timestamps first and at most `maxInitialTimestamp`, in pairs, never decreasing, and forced when
+/// their summed probability beats every text token.
+struct WhisperLogitsFilter: Sendable {
+    let configuration: WhisperConfiguration
+    let timestamps: Bool
+    /// Index of the largest allowed first timestamp (faster-whisper: round(1.0 / 0.02) = 50).
+    let maxInitialTimestampIndex: Int?
+    let suppressBlank: Bool
+
+    /// Sets disallowed entries of `logits` to −∞. `generated`: the tokens this row produced so far.
+    func apply(_ logits: inout [Float], generated: ArraySlice<Int>) {
+        let c = configuration
+        let eot = c.specialTokens.eot
+        let begin = c.specialTokens.timestampBegin
+        let end = c.timestampEnd
+        logits.withUnsafeMutableBufferPointer { l in
+            func disable(_ range: Range<Int>) {
+                for i in range.clamped(to: 0..<l.count) { l[i] = -.infinity }
+            }
+            for id in c.suppressIDs where id < l.count { l[id] = -.infinity }
+            if generated.isEmpty, suppressBlank {
+                for id in c.suppressIDsBegin where id < l.count { l[id] = -.infinity }
+            }
+            guard timestamps else { return }
+            l[c.specialTokens.noTimestamps] = -.infinity
+            var checkTimestampProbability = false
+            if generated.isEmpty {
+                disable(0..<begin)
+                if let index = maxInitialTimestampIndex { disable((begin + index + 1)..<(end + 1)) }
+            } else {
+                let last = generated[generated.endIndex - 1]
+                if last >= begin {
+                    let penultimate = generated.count > 1 ? generated[generated.endIndex - 2] : last
+                    if penultimate >= begin {
+                        disable(begin..<(end + 1))
+                    } else {
+                        disable(0..<eot)
+                        checkTimestampProbability = true
+                    }
+                } else {
+                    checkTimestampProbability = true
+                }
+                if let lastTimestamp = generated.last(where: { $0 >= begin }) {
+                    disable(begin..<lastTimestamp)
+                }
+            }
+            guard checkTimestampProbability else { return }
+            let logProbs = WhisperMath.logSoftmax(UnsafeBufferPointer(l))
+            var maxText = -Double.infinity
+            for i in 0..<begin { maxText = max(maxText, logProbs[i]) }
+            let timestamp = WhisperMath.logSumExp(logProbs[begin...])
+            if timestamp > maxText { disable(0..<begin) }
+        }
+    }
+}
+
+/// Softmax helpers in double precision.
+enum WhisperMath {
+    static func logSoftmax(_ values: UnsafeBufferPointer<Float>) -> [Double] {
+        var peak = -Double.infinity
+        for v in values { peak = max(peak, Double(v)) }
+        var sum = 0.0
+        for v in values where v > -.infinity { sum += exp(Double(v) - peak) }
+        let shift = peak + log(sum)
+        return values.map { Double($0) - shift }
+    }
+
+    static func logSoftmax(_ values: [Float]) -> [Double] {
+        values.withUnsafeBufferPointer { logSoftmax($0) }
+    }
+
+    static func logSumExp(_ values: ArraySlice<Double>) -> Double {
+        guard let peak = values.max(), peak > -.infinity else { return -.infinity }
+        var sum = 0.0
+        for v in values { sum += exp(v - peak) }
+        return peak + log(sum)
+    }
+
+    /// The index of the largest value (the first one on ties).
+    static func argmax(_ values: [Float]) -> Int {
+        var best = 0
+        var bestValue = -Float.infinity
+        for (i, v) in values.enumerated() where v > bestValue {
+            best = i
+            bestValue = v
+        }
+        return best
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import ONNXRuntime
+import WarbleText
+
+/// A Whisper model on ONNX Runtime: the encoder and KV-cache decoder sessions, the tokenizer and the
+/// configuration. Immutable and `Sendable`: one instance serves any number of concurrent requests,
+/// each with its own `WhisperDecodingState`.
+public final class WhisperModel: Sendable {
+    public let id: String
+    public let configuration: WhisperConfiguration
+    public let languages: [String]
+    let encoder: Session
+    let decoder: Session
+    let tokenizer: BPETokenizer
+
+    /// Loads the model installed in `directory` (a `manifest.json` with a Whisper `config`,
+    /// `encoder.onnx`, `decoder.onnx`, `tokenizer.json`). `threads`: ONNX Runtime intra-op threads
+    /// (0: ONNX Runtime's choice).
+    public init(directory: URL, threads: Int = 0) throws {
+        let manifestURL = directory.appendingPathComponent("manifest.json")
+        guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
+            throw ModelError(.badModel, "\(manifestURL.path) is missing: install a Whisper model with "
+                + "tools/whisper/install.sh whisper-tiny.en (or whisper-base)")
+        }
+        struct Manifest: Decodable {
+            let id: String
+            let family: String
+            let config: WhisperConfiguration
+        }
+        let manifest: Manifest
+        do {
+            manifest = try JSONDecoder().decode(Manifest.self, from: data)
+        } catch {
+            throw ModelError(.badModel, "\(manifestURL.path) is not a Whisper manifest (\(error)); "
+                + "reinstall with tools/whisper/install.sh")
+        }
+        guard manifest.family == "whisper" else {
+            throw ModelError(.badModel, "model '\(manifest.id)' is a \(manifest.family) model, not a Whisper model")
+        }
+        id = manifest.id
+        configuration = manifest.config
+        languages = manifest.config.multilingual ? manifest.config.languageCodes : ["en"]
+        var options = SessionOptions(intraOpThreads: threads, interOpThreads: 1)
+        options.logLevel = .error
+        func session(_ name: String) throws -> Session {
+            let path = directory.appendingPathComponent(name).path
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw ModelError(.badModel, "\(path) is missing: reinstall with tools/whisper/install.sh \(manifest.id)")
+            }
+            do {
+                return try Session(path: path, options: options)
+            } catch {
+                throw ModelError(.badModel, "\(path) does not load in ONNX Runtime: \(error)")
+            }
+        }
+        encoder = try session("encoder.onnx")
+        decoder = try session("decoder.onnx")
+        do {
+            tokenizer = try BPETokenizer(tokenizerJSON: directory.appendingPathComponent("tokenizer.json"))
+        } catch {
+            throw ModelError(.badModel, "\(directory.appendingPathComponent("tokenizer.json").path): \(error)")
+        }
+    }
+
+    /// The special tokens and prompts of this model.
+    public var tokens: WhisperTokens { WhisperTokens(configuration: configuration) }
+
+    /// Text of token ids (timestamps and special tokens at or above end of text are left out).
+    public func text(of ids: [Int]) -> String {
+        tokenizer.decode(ids.filter { $0 < configuration.specialTokens.eot })
+    }
+
+    /// Token ids of `text` without special tokens (for prompts).
+    public func encode(_ text: String) -> [Int] {
+        tokenizer.encode(text, addSpecialTokens: false)
+    }
+}

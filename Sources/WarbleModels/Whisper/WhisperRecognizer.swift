@@ -1,0 +1,54 @@
+import Foundation
+import WarbleAudio
+
+/// `SpeechRecognizer` on a shared `WhisperModel`: faster-whisper's transcription loop (30 s windows,
+/// seeking by timestamp tokens, temperature fallback, no-speech skipping, previous-text prompts).
+/// Each call owns its decoding state, so one recognizer serves concurrent requests.
+public struct WhisperRecognizer: SpeechRecognizer {
+    public let model: WhisperModel
+
+    public init(model: WhisperModel) {
+        self.model = model
+    }
+
+    public func transcribe(_ audio: AudioBuffer, options: TranscriptionOptions) -> AsyncThrowingStream<TranscriptSegment, any Error> {
+        let model = model
+        return AsyncThrowingStream { continuation in
+            let task = Task.detached {
+                do {
+                    let samples = try Self.whisperSamples(audio)
+                    try WhisperTranscription(model: model, options: options).run(samples: samples) { segment in
+                        continuation.yield(segment)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// All segments at once.
+    public func transcribeAll(_ audio: AudioBuffer, options: TranscriptionOptions) async throws -> [TranscriptSegment] {
+        var segments: [TranscriptSegment] = []
+        for try await segment in transcribe(audio, options: options) { segments.append(segment) }
+        return segments
+    }
+
+    /// Mono 16 kHz samples of any buffer; a clear error when there is no audio at all.
+    public static func whisperSamples(_ audio: AudioBuffer) throws -> [Float] {
+        guard audio.channelCount > 0, !audio.isEmpty else {
+            throw ModelError(.badInput, "the audio is empty (0 samples): nothing to recognise")
+        }
+        var mono = audio.channelCount == 1 ? audio : audio.mixedToMono()
+        if mono.sampleRate != WhisperLogMel.sampleRate {
+            do {
+                mono = try mono.resampled(to: WhisperLogMel.sampleRate)
+            } catch {
+                throw ModelError(.badInput, "cannot resample \(mono.sampleRate) Hz audio to 16 kHz: \(error)")
+            }
+        }
+        return mono.samples
+    }
+}
