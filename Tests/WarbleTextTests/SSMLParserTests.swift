@@ -9,6 +9,7 @@ import Testing
         let segments = try parser.parse(text)
         #expect(segments == [SpeechSegment(.text(text), sourceRange: 0..<text.utf8.count)])
         #expect(try parser.parse("").isEmpty)
+        #expect(try parser.parse("<speakers> are loud").map(\.content) == [.text("<speakers> are loud")])
     }
 
     @Test func textBreaksMarksAndSourceRanges() throws {

@@ -9,7 +9,10 @@ public struct SSMLParser: Sendable {
     /// True when `input` is SSML rather than plain text.
     public static func isSSML(_ input: String) -> Bool {
         let trimmed = input.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        return trimmed.hasPrefix("<speak") || trimmed.hasPrefix("<?xml")
+        if trimmed.hasPrefix("<?xml") { return true }
+        guard trimmed.hasPrefix("<speak") else { return false }
+        let next = trimmed.dropFirst(6).first
+        return next == nil || next == ">" || next == "/" || next!.isWhitespace
     }
 
     public func parse(_ input: String) throws -> [SpeechSegment] {
