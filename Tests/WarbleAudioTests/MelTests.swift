@@ -73,7 +73,7 @@ import Testing
         let got = fbank(x)
         #expect(fbank.fftLength == 512)
         #expect(got.rows == expected.rows && got.columns == mels)
-        #expect(maxAbsDiff(got.values, expected.values) < 1e-3)  // tolerance: max abs 1e-3 on ln-energies
+        #expect(maxAbsDiff(got.values, expected.values) < 5e-4)  // tolerance: max abs 5e-4 on ln-energies (measured 1e-4)
     }
 
     @Test func kaldiMeanSubtraction() throws {

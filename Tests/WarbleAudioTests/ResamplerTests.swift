@@ -32,7 +32,8 @@ import Testing
         #expect(back.frameCount == original.frameCount)
         let edge = 4410
         let ratio = snr(Array(back.samples[edge..<(x.count - edge)]), reference: Array(x[edge..<(x.count - edge)]))
-        #expect(ratio > 60, "44.1k → 16k → 44.1k swept-sine SNR \(ratio) dB; required > 60 dB (HQ)")
+        // Measured 91.8 dB with Debian's libsoxr 0.1.3 (HQ); required > 85 dB.
+        #expect(ratio > 85, "44.1k → 16k → 44.1k swept-sine SNR \(ratio) dB; required > 85 dB (HQ)")
     }
 
     @Test func streamingEqualsWholeBuffer() throws {
