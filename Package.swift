@@ -74,6 +74,8 @@ let package = Package(
         .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes"], swiftSettings: strict),
         .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels"], swiftSettings: strict),
         .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine"], swiftSettings: strict),
+        // Real voices end to end; links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
+        .testTarget(name: "WarbleVoicesTests", dependencies: ["WarbleEngine", "WarblePhonemes"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import WarbleEngine
+import WarbleModels
+import WarbleText
+
+@Suite(.serialized) struct BadInputTests {
+    private var synthesizer: StreamingSynthesizer<PiperVoice> {
+        get throws { StreamingSynthesizer(renderer: try InstalledVoices.sharedPiper.get()) }
+    }
+
+    @Test(arguments: ["", "   \n\t ", "...!?", "<speak></speak>"])
+    func nothingToSay(text: String) async throws {
+        let error = await #expect(throws: ModelError.self) {
+            _ = try await collect(try synthesizer.synthesize(SynthesisRequest(text: text, isSSML: text.hasPrefix("<"))))
+        }
+        #expect(error?.kind == .badInput)
+        #expect(error?.message.contains("nothing to say") == true)
+    }
+
+    @Test func unknownVoiceListsTheVoices() async throws {
+        let error = await #expect(throws: ModelError.self) {
+            _ = try await collect(try synthesizer.synthesize(SynthesisRequest(text: "Hi.", voice: "nobody")))
+        }
+        #expect(error?.kind == .unknownVoice)
+        #expect(error?.message.contains("en_US-joe-medium") == true)
+    }
+
+    @Test func malformedSSMLSaysLineAndColumn() async throws {
+        let error = await #expect(throws: TextError.self) {
+            _ = try await collect(try synthesizer.synthesize(SynthesisRequest(text: "<speak>\n  <break time='1s'>\n</speak>", isSSML: true)))
+        }
+        #expect(error.map { "\($0)" }?.contains("2:") == true, "\(String(describing: error))")
+    }
+
+    @Test func badRateAndVolume() async throws {
+        for request in [SynthesisRequest(text: "Hi.", rate: 0), SynthesisRequest(text: "Hi.", volume: -1)] {
+            let error = await #expect(throws: ModelError.self) { _ = try await collect(try synthesizer.synthesize(request)) }
+            #expect(error?.kind == .badInput)
+        }
+    }
+
+    @Test func missingModelFileNamesTheFileAndTheFix() throws {
+        let installed = try InstalledVoices.model("piper-en_US-joe-medium")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("piper-missing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.copyItem(at: installed.url(for: "config.json"), to: copy.appendingPathComponent("config.json"))
+        let error = #expect(throws: (any Error).self) {
+            _ = try PiperVoice(directory: copy, manifest: installed.manifest, phonemizer: PassthroughPhonemizer())
+        }
+        #expect("\(error!)".contains(copy.appendingPathComponent("model.onnx").path))
+    }
+
+    @Test func corruptModelFileIsAClearError() throws {
+        let installed = try InstalledVoices.model("piper-en_US-joe-medium")
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("piper-corrupt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try FileManager.default.copyItem(at: installed.url(for: "config.json"), to: copy.appendingPathComponent("config.json"))
+        try Data(repeating: 7, count: 1000).write(to: copy.appendingPathComponent("model.onnx"))
+        let error = #expect(throws: (any Error).self) {
+            _ = try PiperVoice(directory: copy, manifest: installed.manifest, phonemizer: PassthroughPhonemizer())
+        }
+        #expect("\(error!)".contains("not a valid ONNX model"))
+    }
+
+    @Test func tenMegabytesOfTextStartsAtOnceWithFlatMemory() async throws {
+        let sentence = "A long text keeps streaming while memory stays flat. "
+        let text = String(repeating: sentence, count: 10_000_000 / sentence.utf8.count)
+        let before = residentBytes()
+        var chunks = 0
+        let clock = ContinuousClock()
+        let start = clock.now
+        var firstAudio: Duration?
+        for try await chunk in try synthesizer.synthesize(SynthesisRequest(text: text)) {
+            if firstAudio == nil, !chunk.samples.isEmpty { firstAudio = clock.now - start }
+            chunks += 1
+            if chunks == 6 { break }
+        }
+        let grownMiB = Double(residentBytes() - before) / 1_048_576
+        #expect(chunks == 6)
+        // Planning 10 MB (sentence split only; normalisation is per utterance) must not hold up the audio.
+        #expect(firstAudio! < .seconds(20), "first audio after \(firstAudio!)")
+        #expect(grownMiB < 300, "resident memory grew by \(grownMiB) MiB for 10 MB of text")
+    }
+}
+
+struct PassthroughPhonemizer: Phonemizer {
+    func phonemize(_ text: String, language: String) throws -> String { text }
+}
+
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+}

@@ -1,0 +1,51 @@
+import Foundation
+import ONNXRuntime
+import Testing
+import WarbleEngine
+import WarbleModels
+import WarblePhonemes
+
+/// The real voices the set-up installs; a test that needs them fails (never skips) when they are missing.
+enum InstalledVoices {
+    static let store = ModelStore()
+
+    static func model(_ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> InstalledModel {
+        do {
+            return try store.model(id)
+        } catch {
+            Issue.record("model \(id) is not installed in \(store.home.path): run scripts/setup.sh (or scripts/test.sh)",
+                         sourceLocation: sourceLocation)
+            throw error
+        }
+    }
+
+    /// Piper with noise scales 0: deterministic output.
+    static func piper(noise: Bool = false) throws -> PiperVoice {
+        let model = try model("piper-en_US-joe-medium")
+        return try PiperVoice(directory: model.directory, manifest: model.manifest, phonemizer: EspeakPhonemizer(),
+                              sessionOptions: SessionOptions(intraOpThreads: 2),
+                              noiseScale: noise ? nil : 0, noiseW: noise ? nil : 0)
+    }
+
+    static func kokoro() throws -> KokoroModel {
+        let model = try model("kokoro-v1.0-int8")
+        return try KokoroModel(directory: model.directory, manifest: model.manifest, phonemizer: EspeakPhonemizer(),
+                               sessionOptions: SessionOptions(intraOpThreads: 2))
+    }
+
+    /// Shared instances (loading Kokoro takes about a second).
+    static let sharedPiper = Result { try piper() }
+    static let sharedKokoro = Result { try kokoro() }
+}
+
+/// Collects a stream into chunks.
+func collect(_ stream: AsyncThrowingStream<AudioChunk, any Error>) async throws -> [AudioChunk] {
+    var chunks: [AudioChunk] = []
+    for try await chunk in stream { chunks.append(chunk) }
+    return chunks
+}
+
+func rms(_ samples: some Collection<Float>) -> Float {
+    guard !samples.isEmpty else { return 0 }
+    return (samples.reduce(Float(0)) { $0 + $1 * $1 } / Float(samples.count)).squareRoot()
+}

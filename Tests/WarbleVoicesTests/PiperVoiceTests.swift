@@ -1,0 +1,117 @@
+import Foundation
+import ONNXRuntime
+import Testing
+import WarbleEngine
+import WarbleModels
+
+@Suite(.serialized) struct PiperVoiceTests {
+    @Test func speaksASentenceDeterministically() async throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        #expect(piper.sampleRate == 22050)
+        let synthesizer = StreamingSynthesizer(renderer: piper)
+        let request = SynthesisRequest(text: "The quick brown fox jumps over the lazy dog.")
+        let first = try await collect(synthesizer.synthesize(request)).flatMap(\.samples)
+        let second = try await collect(synthesizer.synthesize(request)).flatMap(\.samples)
+        #expect(first == second, "noise scales 0 make Piper deterministic")
+        let seconds = Double(first.count) / 22050
+        #expect(seconds > 1.5 && seconds < 5, "a nine-word sentence lasts \(seconds) s")
+        #expect(rms(first) > 0.02, "not silent")
+        #expect(first.allSatisfy { $0.isFinite && abs($0) <= 1.5 })
+    }
+
+    @Test func phonemeIDsFollowPipersLayout() throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        // ^ _ h _ ə _ $ with the voice's own map.
+        let map = piper.configuration.phonemeIDMap
+        let ids = try #require(map["h"]?.first)
+        #expect(map["^"] == [1] && map["_"] == [0] && map["$"] == [2])
+        #expect(ids > 2)
+        let samples = try piper.synthesize(phonemes: "həlˈoʊ")
+        #expect(samples.count > 2000)
+    }
+
+    @Test func streamsOneSentenceAtATime() async throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let text = "First sentence here. Second one follows! And is there a third? Yes."
+        let chunks = try await collect(StreamingSynthesizer(renderer: piper).synthesize(SynthesisRequest(text: text)))
+        let spoken = chunks.filter { !$0.samples.isEmpty && rms($0.samples) > 0.01 }
+        #expect(spoken.count == 4, "one audio chunk per sentence, with pauses between")
+        let sentences = chunks.flatMap(\.events).compactMap { event -> Range<Int>? in
+            if case .sentence(let range, _) = event { return range }
+            return nil
+        }
+        #expect(sentences.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) }
+                == ["First sentence here.", "Second one follows!", "And is there a third?", "Yes."])
+    }
+
+    @Test func rateChangesDurationAndVolumeChangesLevel() async throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let synthesizer = StreamingSynthesizer(renderer: piper)
+        let text = "Speaking at different rates changes the length."
+        let normal = try await collect(synthesizer.synthesize(SynthesisRequest(text: text))).flatMap(\.samples)
+        let fast = try await collect(synthesizer.synthesize(SynthesisRequest(text: text, rate: 2))).flatMap(\.samples)
+        let quiet = try await collect(synthesizer.synthesize(SynthesisRequest(text: text, volume: 0.5))).flatMap(\.samples)
+        let ratio = Double(fast.count) / Double(normal.count)
+        #expect(ratio > 0.4 && ratio < 0.65, "rate 2 gives \(ratio) of the duration")
+        #expect(quiet.count == normal.count)
+        // Tolerance: the gain is exact; float rounding only.
+        #expect(zip(quiet, normal).allSatisfy { abs($0 - $1 * 0.5) < 1e-6 })
+    }
+
+    @Test func ssmlBreaksAreExactAndMarksArePlaced() async throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let ssml = """
+            <speak>Before the pause.<break time="700ms"/><mark name="middle"/>After the pause.\
+            <mark name="end"/></speak>
+            """
+        let chunks = try await collect(StreamingSynthesizer(renderer: piper).synthesize(SynthesisRequest(text: ssml, isSSML: true)))
+        // The break is a chunk of exactly 0.7 s of zeros.
+        let silent = chunks.filter { !$0.samples.isEmpty && $0.samples.allSatisfy { $0 == 0 } }
+        #expect(silent.map(\.samples.count) == [Int((0.7 * 22050).rounded())])
+        // Marks, with their absolute offsets: "middle" where "After" starts, "end" after the last sample.
+        var offset = 0
+        var marks: [String: Int] = [:]
+        var speechStarts: [Int] = []
+        for chunk in chunks {
+            for event in chunk.events {
+                if case .mark(let name, let at) = event { marks[name] = offset + at }
+                if case .sentence(_, let at) = event { speechStarts.append(offset + at) }
+            }
+            offset += chunk.samples.count
+        }
+        #expect(marks["middle"] == speechStarts.last)
+        #expect(marks["end"] == offset)
+    }
+
+    @Test func noClicksAtJoins() async throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let chunks = try await collect(StreamingSynthesizer(renderer: piper).synthesize(
+            SynthesisRequest(text: "One, two, three. Four five six! Seven eight nine?")))
+        let audio = chunks.flatMap(\.samples)
+        var joins: [Int] = []
+        var offset = 0
+        for chunk in chunks.dropLast() {
+            offset += chunk.samples.count
+            joins.append(offset)
+        }
+        // A click is a jump between neighbouring samples far above the speech's own. Tolerance: at a join
+        // the jump stays under 0.01 (the fades take both sides to zero); inside speech jumps reach ~0.3.
+        let jumps = joins.map { abs(audio[$0] - audio[$0 - 1]) }
+        #expect(jumps.allSatisfy { $0 < 0.01 }, "sample jumps at joins: \(jumps)")
+    }
+
+    @Test func wordBoundariesAreOrderedAndFirstIsExact() async throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let text = "Words are placed in time."
+        let chunks = try await collect(StreamingSynthesizer(renderer: piper).synthesize(SynthesisRequest(text: text)))
+        let words = chunks.flatMap(\.events).compactMap { event -> (String, Int, Bool)? in
+            if case .word(let range, let at, let estimated) = event {
+                return (String(decoding: Array(text.utf8)[range], as: UTF8.self), at, estimated)
+            }
+            return nil
+        }
+        #expect(words.map(\.0) == ["Words", "are", "placed", "in", "time."])
+        #expect(words.first?.1 == 0 && words.first?.2 == false)
+        #expect(zip(words, words.dropFirst()).allSatisfy { $0.1 < $1.1 && $1.2 })
+    }
+}
