@@ -39,6 +39,14 @@ import Testing
         }
     }
 
+    @Test func pcm16RoundTrips() throws {
+        let pcm: [Int16] = [0, 1, -1, .max, .min, 1234]
+        let buffer = try AudioBuffer(pcm16: pcm, channelCount: 2, sampleRate: 8000)
+        #expect(buffer.frameCount == 3)
+        #expect(buffer.pcm16Interleaved() == pcm)
+        #expect(AudioBuffer(mono: [1.5, -1.5, .nan], sampleRate: 1).pcm16Interleaved() == [.max, .min, 0])
+    }
+
     @Test func errorMessagesSayWhatWasFoundAndWhatIsAccepted() {
         let message = AudioBufferError.channelLengthMismatch(channel: 1, count: 3, expected: 4).description
         #expect(message.contains("3") && message.contains("4") && message.contains("same length"))
