@@ -13,9 +13,10 @@ let package = Package(
             // libFuzzer supplies main(); the target only defines LLVMFuzzerTestOneInput.
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        // WarblePhonemes is the smallest product that carries WarbleText (no audio or ONNX code to build).
         .executableTarget(
             name: "fuzz-ssml",
-            dependencies: [.product(name: "Warble", package: "Warble")],
+            dependencies: [.product(name: "WarblePhonemes", package: "Warble")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ],
