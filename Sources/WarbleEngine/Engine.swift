@@ -223,6 +223,15 @@ private actor SynthesisRelay {
         self.request = request
     }
 
+    /// A consumer that stops early (breaks out of its loop, or is cancelled) drops the stream without
+    /// reaching its end: the engine still hears that the request is over.
+    deinit {
+        if !done, let model {
+            let engine = self.engine
+            Task { await engine.finish(model: model) }
+        }
+    }
+
     func next() async throws -> AudioChunk? {
         if done { return nil }
         do {

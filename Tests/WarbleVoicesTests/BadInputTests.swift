@@ -30,7 +30,7 @@ import WarbleText
         let error = await #expect(throws: TextError.self) {
             _ = try await collect(try synthesizer.synthesize(SynthesisRequest(text: "<speak>\n  <break time='1s'>\n</speak>", isSSML: true)))
         }
-        #expect(error.map { "\($0)" }?.contains("2:") == true, "\(String(describing: error))")
+        #expect(error.map { "\($0)" }?.contains("(line 3, column 1)") == true, "\(String(describing: error))")
     }
 
     @Test func badRateAndVolume() async throws {

@@ -32,16 +32,17 @@ import WarbleModels
 
     @Test func streamsOneSentenceAtATime() async throws {
         let piper = try InstalledVoices.sharedPiper.get()
+        // "Yes." is shorter than the chunker's minimum, so it joins the sentence before it.
         let text = "First sentence here. Second one follows! And is there a third? Yes."
         let chunks = try await collect(StreamingSynthesizer(renderer: piper).synthesize(SynthesisRequest(text: text)))
         let spoken = chunks.filter { !$0.samples.isEmpty && rms($0.samples) > 0.01 }
-        #expect(spoken.count == 4, "one audio chunk per sentence, with pauses between")
+        #expect(spoken.count == 3, "one audio chunk per sentence, with pauses between")
         let sentences = chunks.flatMap(\.events).compactMap { event -> Range<Int>? in
             if case .sentence(let range, _) = event { return range }
             return nil
         }
         #expect(sentences.map { String(decoding: Array(text.utf8)[$0], as: UTF8.self) }
-                == ["First sentence here.", "Second one follows!", "And is there a third?", "Yes."])
+                == ["First sentence here.", "Second one follows!", "And is there a third? Yes."])
     }
 
     @Test func rateChangesDurationAndVolumeChangesLevel() async throws {

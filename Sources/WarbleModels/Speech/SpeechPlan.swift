@@ -52,74 +52,54 @@ public struct Utterance: Sendable, Equatable {
 /// Turns a request's text or SSML into planned items: parse, chunk to the model's limit, normalise,
 /// and put pauses between sentences (`sentencePause`) and between the parts of a split sentence
 /// (`clausePause`).
+///
+/// Planning is lazy (see `SpeechPlan`): a long text is cut into blocks of a few kilobytes at sentence
+/// ends, and each block is chunked only when the audio reaches it, so the first audio does not wait
+/// for the whole text and memory stays flat however long it is.
 public struct SpeechPlanner: Sendable {
     public var language: String
     public var chunker: TextChunker
     public var normalizers: NormalizerRegistry
     public var sentencePause: Double
     public var clausePause: Double
+    /// Largest block of text chunked at once, in UTF-8 bytes.
+    public var blockBytes: Int
 
     public init(language: String, chunkLimit: TextChunker.Limit, normalizers: NormalizerRegistry = .builtIn,
-                sentencePause: Double = 0.25, clausePause: Double = 0.1) {
+                sentencePause: Double = 0.25, clausePause: Double = 0.1, blockBytes: Int = 4096) {
         self.language = language
         self.chunker = TextChunker(limit: chunkLimit)
         self.normalizers = normalizers
         self.sentencePause = sentencePause
         self.clausePause = clausePause
+        self.blockBytes = blockBytes
     }
 
-    /// The plan for `text`. Throws `ModelError.badInput` for text with nothing to say, and the SSML
-    /// parser's error (with line and column) for malformed SSML.
+    /// The plan for `text`, to be walked with `next()`. Throws the SSML parser's error (with line and
+    /// column) for malformed SSML.
+    public func start(_ text: String, isSSML: Bool) throws -> SpeechPlan {
+        let segments = isSSML ? try SSMLParser().parse(text) : [SpeechSegment(.text(text), sourceRange: 0..<text.utf8.count)]
+        return SpeechPlan(planner: self, segments: segments)
+    }
+
+    /// The whole plan at once (for short texts, tests and tools).
     public func plan(_ text: String, isSSML: Bool) throws -> [PlannedItem] {
-        let segments: [SpeechSegment]
-        if isSSML {
-            segments = try SSMLParser().parse(text)
-        } else {
-            segments = [SpeechSegment(.text(text), sourceRange: 0..<text.utf8.count)]
-        }
+        var plan = try start(text, isSSML: isSSML)
         var items: [PlannedItem] = []
-        for segment in segments {
-            switch segment.content {
-            case .pause(let seconds):
-                items.append(.pause(seconds))
-            case .mark(let name):
-                items.append(.mark(name))
-            case .phonemes(let phonemes):
-                items.append(.utterance(Utterance(
-                    text: "", phonemes: phonemes, language: segment.language ?? language, prosody: segment.prosody,
-                    voice: segment.voice, sourceRange: segment.sourceRange, words: [segment.sourceRange],
-                    endsSentence: false)))
-            case .text(let body):
-                items += try utterances(body, of: segment)
-            }
-        }
-        // Pauses after utterances: a sentence pause after a sentence, a clause pause inside one,
-        // none where the author already placed a break or at the very end.
-        var planned: [PlannedItem] = []
-        for (index, item) in items.enumerated() {
-            planned.append(item)
-            guard case .utterance(let utterance) = item else { continue }
-            let next = items[(index + 1)...].first { if case .mark = $0 { false } else { true } }
-            guard let next, case .utterance = next else { continue }
-            let pause = utterance.endsSentence ? sentencePause : clausePause
-            if pause > 0 { planned.append(.pause(pause)) }
-        }
-        guard planned.contains(where: { if case .utterance = $0 { true } else { false } })
-            || planned.contains(where: { if case .pause = $0 { true } else { false } })
-        else {
-            throw ModelError(.badInput, "there is nothing to say in the text (it is empty or only punctuation and spaces)")
-        }
-        return planned
+        while let item = try plan.next() { items.append(item) }
+        return items
     }
 
-    private func utterances(_ body: String, of segment: SpeechSegment) throws -> [PlannedItem] {
+    /// The utterances of one block of a text segment. `offset` is the block's UTF-8 offset in `body`.
+    func utterances(_ block: Substring, offset: Int, of segment: SpeechSegment, body: String) throws -> [Utterance] {
         let language = segment.language ?? self.language
         // Offsets map into the request only when the segment's text is a verbatim slice of it.
         let verbatim = segment.sourceRange.count == body.utf8.count
-        var items: [PlannedItem] = []
-        for chunk in try chunker.chunks(body) {
+        let text = String(block)
+        var out: [Utterance] = []
+        for chunk in try chunker.chunks(text) {
             guard chunk.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
-            let start = body.utf8.distance(from: body.startIndex, to: chunk.startIndex)
+            let start = offset + text.utf8.distance(from: text.startIndex, to: chunk.startIndex)
             let range: Range<Int>
             var words: [Range<Int>] = []
             if verbatim {
@@ -132,12 +112,11 @@ public struct SpeechPlanner: Sendable {
             }
             let trimmed = chunk.trimmingCharacters(in: .whitespacesAndNewlines)
             let endsSentence = trimmed.last.map { SpeechPlanner.sentenceEnds.contains($0) } ?? true
-            items.append(.utterance(Utterance(
+            out.append(Utterance(
                 text: String(chunk), language: language, prosody: segment.prosody, voice: segment.voice,
-                sourceRange: range, words: words, endsSentence: endsSentence, isNormalized: false,
-                sayAs: segment.sayAs)))
+                sourceRange: range, words: words, endsSentence: endsSentence, isNormalized: false, sayAs: segment.sayAs))
         }
-        return items
+        return out
     }
 
     /// The utterance with its text normalised (numbers, dates, units… read out), ready to phonemise.
@@ -169,5 +148,109 @@ public struct SpeechPlanner: Sendable {
         }
         if let s = start { ranges.append(s..<offset) }
         return ranges
+    }
+}
+
+/// A plan being walked: yields items one at a time, chunking the text a block at a time.
+public struct SpeechPlan: Sendable {
+    private let planner: SpeechPlanner
+    private let segments: [SpeechSegment]
+    private var segmentIndex = 0
+    /// Where the next block of the current text segment starts.
+    private var cursor: String.Index?
+    private var queue: [PlannedItem] = []
+    private var lastSound: Utterance?
+    private var saidAnything = false
+
+    init(planner: SpeechPlanner, segments: [SpeechSegment]) {
+        self.planner = planner
+        self.segments = segments
+    }
+
+    /// The next item, or nil at the end. Throws `ModelError.badInput` when the whole text turns out to
+    /// have nothing to say.
+    public mutating func next() throws -> PlannedItem? {
+        while queue.isEmpty {
+            guard segmentIndex < segments.count else {
+                guard saidAnything else {
+                    throw ModelError(.badInput, "there is nothing to say in the text (it is empty or only punctuation and spaces)")
+                }
+                return nil
+            }
+            try fill()
+        }
+        return queue.removeFirst()
+    }
+
+    private mutating func fill() throws {
+        let segment = segments[segmentIndex]
+        switch segment.content {
+        case .pause(let seconds):
+            queue.append(.pause(seconds))
+            lastSound = nil
+            saidAnything = true
+            segmentIndex += 1
+        case .mark(let name):
+            queue.append(.mark(name))
+            segmentIndex += 1
+        case .phonemes(let phonemes):
+            enqueue(Utterance(text: "", phonemes: phonemes, language: segment.language ?? planner.language,
+                              prosody: segment.prosody, voice: segment.voice, sourceRange: segment.sourceRange,
+                              words: [segment.sourceRange], endsSentence: false))
+            segmentIndex += 1
+        case .text(let body):
+            let start = cursor ?? body.startIndex
+            guard start < body.endIndex else {
+                cursor = nil
+                segmentIndex += 1
+                return
+            }
+            let end = Self.blockEnd(in: body, from: start, maxBytes: planner.blockBytes)
+            let offset = body.utf8.distance(from: body.startIndex, to: start)
+            for utterance in try planner.utterances(body[start..<end], offset: offset, of: segment, body: body) {
+                enqueue(utterance)
+            }
+            cursor = end
+        }
+    }
+
+    private mutating func enqueue(_ utterance: Utterance) {
+        if let previous = lastSound {
+            let pause = previous.endsSentence ? planner.sentencePause : planner.clausePause
+            if pause > 0 { queue.append(.pause(pause)) }
+        }
+        queue.append(.utterance(utterance))
+        lastSound = utterance
+        saidAnything = true
+    }
+
+    /// The end of the block that starts at `start`: at most `maxBytes` on, cut after the last sentence
+    /// end followed by a space, else at the last space, else at the limit.
+    static func blockEnd(in text: String, from start: String.Index, maxBytes: Int) -> String.Index {
+        let utf8 = text.utf8
+        guard let limit = utf8.index(start, offsetBy: maxBytes, limitedBy: text.endIndex), limit < text.endIndex else {
+            return text.endIndex
+        }
+        var sentenceCut: String.Index?
+        var spaceCut: String.Index?
+        var i = limit
+        let floor = utf8.index(start, offsetBy: maxBytes / 4)
+        while i > floor {
+            let previous = utf8.index(before: i)
+            let byte = utf8[previous]
+            if byte == 0x20 || byte == 0x0A {
+                if spaceCut == nil { spaceCut = i }
+                let before = utf8.index(before: previous)
+                if [0x2E, 0x21, 0x3F, 0x0A].contains(utf8[before]) || byte == 0x0A {
+                    sentenceCut = i
+                    break
+                }
+            }
+            i = previous
+        }
+        var cut = sentenceCut ?? spaceCut ?? limit
+        // Never inside a character.
+        while cut > start, cut.samePosition(in: text) == nil { cut = utf8.index(before: cut) }
+        return cut > start ? cut : text.endIndex
     }
 }

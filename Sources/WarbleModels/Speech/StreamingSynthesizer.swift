@@ -41,9 +41,8 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     private let renderer: Renderer
     private let request: SynthesisRequest
     private let fadeFrames: Int
-    private var plan: [PlannedItem]?
+    private var plan: SpeechPlan?
     private var planner: SpeechPlanner
-    private var index = 0
     private var pendingEvents: [SpeechEvent] = []
     private var finished = false
 
@@ -70,11 +69,9 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     }
 
     private func produce() async throws -> AudioChunk? {
-        let plan = try currentPlan()
-        while index < plan.count {
+        if plan == nil { plan = try start() }
+        while let item = try plan?.next() {
             try Task.checkCancellation()
-            let item = plan[index]
-            index += 1
             switch item {
             case .mark(let name):
                 pendingEvents.append(.mark(name: name, sampleOffset: 0))
@@ -92,8 +89,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         return pendingEvents.isEmpty ? nil : emit(samples: [])
     }
 
-    private func currentPlan() throws -> [PlannedItem] {
-        if let plan { return plan }
+    private func start() throws -> SpeechPlan {
         if let voice = request.voice, !renderer.voices.contains(where: { $0.id == voice }) {
             throw ModelError(.unknownVoice, "unknown voice '\(voice)' for \(renderer.modelID); its voices are: "
                 + renderer.voices.map(\.id).joined(separator: ", "))
@@ -104,9 +100,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         guard request.volume >= 0, request.volume.isFinite else {
             throw ModelError(.badInput, "volume must be 0 or more, got \(request.volume)")
         }
-        let made = try planner.plan(request.text, isSSML: request.isSSML)
-        plan = made
-        return made
+        return try planner.start(request.text, isSSML: request.isSSML)
     }
 
     private func render(_ utterance: Utterance) async throws -> AudioChunk {
