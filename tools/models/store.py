@@ -27,8 +27,9 @@ def file_entry(directory: Path, relative: str) -> dict:
     return {"path": relative, "sha256": sha256_of(path), "bytes": path.stat().st_size}
 
 
-def already_installed(directory: Path, source: str) -> bool:
-    """True when the manifest exists, names this source, and every file has its listed size."""
+def already_installed(directory: Path, source: str, installer: str = "") -> bool:
+    """True when the manifest exists, names this source and installer version, and every file has
+    its listed size."""
     manifest_path = directory / "manifest.json"
     if not manifest_path.is_file():
         return False
@@ -36,7 +37,7 @@ def already_installed(directory: Path, source: str) -> bool:
         manifest = json.loads(manifest_path.read_text())
     except (OSError, ValueError):
         return False
-    if manifest.get("source") != source:
+    if manifest.get("source") != source or manifest.get("installer", "") != installer:
         return False
     for entry in manifest.get("files", []):
         path = directory / entry["path"]

@@ -7,7 +7,8 @@ import WarbleText
 /// The decoder cannot be run in windows (instance norms and quantisation scales span the whole
 /// utterance), so streaming is by utterance. An utterance longer than the model's 510 symbols is
 /// split at word boundaries. Leading and trailing silence of each run is trimmed, as the reference
-/// (kokoro-onnx) does, so that the planned pauses set the rhythm.
+/// (kokoro-onnx) does, so that the planned pauses set the rhythm. The first utterance of a request is
+/// kept short (`firstChunkCharacters`, cut at a clause boundary) so that the first audio comes sooner.
 public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     // Immutable after init; Session is thread-safe.
     public let modelID: String
@@ -17,6 +18,7 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     public let defaultVoice: String
     public let language: String
     public let chunkCharacters: Int
+    public let firstChunkCharacters: Int?
     public let maxSymbols: Int
 
     private let symbols: KokoroSymbols
@@ -24,7 +26,8 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     private let phonemizer: any Phonemizer
 
     public init(directory: URL, manifest: ModelManifest, phonemizer: any Phonemizer,
-                sessionOptions: SessionOptions = .init(), chunkCharacters: Int = 250) throws {
+                sessionOptions: SessionOptions = .init(), chunkCharacters: Int = 250,
+                firstChunkCharacters: Int? = 80) throws {
         let config = manifest.config
         let modelURL = directory.appendingPathComponent(config?["model"]?.string ?? "model.onnx")
         let vocabURL = directory.appendingPathComponent(config?["vocab"]?.string ?? "vocab.json")
@@ -60,6 +63,7 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         defaultVoice = styles[preferred] != nil ? preferred : (voices.first?.id ?? "")
         self.phonemizer = phonemizer
         self.chunkCharacters = chunkCharacters
+        self.firstChunkCharacters = firstChunkCharacters
     }
 
     public func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {

@@ -2,16 +2,25 @@ import Foundation
 import ONNXRuntime
 import WarbleText
 
-/// A Piper (VITS) voice: espeak-ng phonemes → ids → one ONNX run → audio.
+/// A Piper (VITS) voice: espeak-ng phonemes → ids → ONNX → audio.
 ///
-/// Immutable and shared: one session serves every request. Rate maps to the length scale
+/// When the set-up split the voice at its decoder input (the manifest's `split`), an utterance runs
+/// part A once and then decodes in growing windows, so its first audio is out long before the whole
+/// sentence is decoded, with output equal to one-shot decoding. Otherwise it runs the whole model.
+///
+/// Immutable and shared: the sessions serve every request. Rate maps to the length scale
 /// (`length_scale / rate`); noise scales come from the voice's configuration unless overridden.
 public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     // All stored properties are immutable; Session is Sendable and thread-safe.
     public let modelID: String
     public let configuration: PiperConfiguration
     public let voices: [VoiceDescription]
-    public let session: Session
+    /// The whole model (when the voice is not split).
+    public let session: Session?
+    /// Part A and part B of a split voice.
+    public let encoder: Session?
+    public let decoder: Session?
+    public let split: PiperSplit?
     public var sampleRate: Int { configuration.audio.sampleRate }
     public var defaultVoice: String { voices.first?.id ?? modelID }
     public let language: String
@@ -20,13 +29,13 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     public let noiseScale: Float
     public let noiseW: Float
 
-    private let encoder: PiperPhonemeEncoder
+    private let ids: PiperPhonemeEncoder
     private let phonemizer: any Phonemizer
 
     /// Loads the voice from an installed model directory (`model.onnx`, `config.json`).
     public init(
         directory: URL, manifest: ModelManifest, phonemizer: any Phonemizer, sessionOptions: SessionOptions = .init(),
-        noiseScale: Float? = nil, noiseW: Float? = nil, chunkCharacters: Int = 400
+        noiseScale: Float? = nil, noiseW: Float? = nil, chunkCharacters: Int = 400, useSplit: Bool = true
     ) throws {
         let configURL = directory.appendingPathComponent(manifest.config?["config"]?.string ?? "config.json")
         let modelURL = directory.appendingPathComponent(manifest.config?["model"]?.string ?? "model.onnx")
@@ -38,9 +47,22 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         } catch {
             throw ModelError(.badModel, "\(configURL.path) is not a Piper voice configuration: \(error)")
         }
-        encoder = try PiperPhonemeEncoder(map: configuration.phonemeIDMap)
-        session = try Session(contentsOf: modelURL, options: sessionOptions)
-        for name in ["input", "input_lengths", "scales"] where session.input(named: name) == nil {
+        ids = try PiperPhonemeEncoder(map: configuration.phonemeIDMap)
+        let split = useSplit ? PiperSplit(manifest.config?["split"]) : nil
+        let inputs: Session
+        if let split {
+            let a = try Session(contentsOf: directory.appendingPathComponent(split.encoder), options: sessionOptions)
+            let b = try Session(contentsOf: directory.appendingPathComponent(split.decoder), options: sessionOptions)
+            guard b.input(named: split.latent) != nil else {
+                throw ModelError(.badModel, "\(split.decoder) has no input '\(split.latent)'; reinstall with scripts/setup.sh")
+            }
+            (encoder, decoder, session, inputs) = (a, b, nil, a)
+        } else {
+            let whole = try Session(contentsOf: modelURL, options: sessionOptions)
+            (encoder, decoder, session, inputs) = (nil, nil, whole, whole)
+        }
+        self.split = split
+        for name in ["input", "input_lengths", "scales"] where inputs.input(named: name) == nil {
             throw ModelError(.badModel, "\(modelURL.path) has no input '\(name)': it is not a Piper voice")
         }
         modelID = manifest.id
@@ -56,25 +78,54 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     }
 
     public func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {
-        let phonemes = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
-        let samples = try synthesize(phonemes: phonemes, rate: rate, options: options)
-        return RenderedUtterance(samples: samples, wordWeights: Self.wordWeights(phonemes))
+        let rendering = try begin(utterance, voice: voice, rate: rate, options: options)
+        var samples: [Float] = []
+        samples.reserveCapacity(rendering.totalSamples)
+        while !rendering.isFinished { samples += try rendering.nextPiece(options: options) }
+        return RenderedUtterance(samples: samples, wordWeights: rendering.wordWeights)
     }
 
-    /// Audio for a phoneme string (IPA as espeak-ng writes it, punctuation kept).
+    public func begin(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws
+        -> any UtteranceRendering
+    {
+        let phonemes = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
+        let weights = Self.wordWeights(phonemes)
+        guard let split, let encoder, let decoder else {
+            return WholeRendering(RenderedUtterance(samples: try synthesize(phonemes: phonemes, rate: rate, options: options),
+                                                    wordWeights: weights))
+        }
+        let z = try encoder.run(try feeds(phonemes: phonemes, rate: rate), outputs: [split.latent], options: options)
+            .tensors[0]
+        guard z.shape.count == 3, z.shape[0] == 1 else {
+            throw ModelError(.badModel, "\(split.encoder) gave \(z) for \(split.latent), expected [1, channels, frames]")
+        }
+        return PiperWindowedRendering(z: try z.scalars(as: Float.self), channels: z.shape[1], frames: z.shape[2],
+                                      split: split, decoder: decoder, wordWeights: weights)
+    }
+
+    /// Audio for a phoneme string (IPA as espeak-ng writes it, punctuation kept), in one pass.
     public func synthesize(phonemes: String, rate: Double = 1, options: RunOptions? = nil) throws -> [Float] {
-        let (ids, _) = encoder.encode(phonemes)
+        let feeds = try feeds(phonemes: phonemes, rate: rate)
+        if let split, let encoder, let decoder {
+            let z = try encoder.run(feeds, outputs: [split.latent], options: options).tensors[0]
+            return try decoder.run([split.latent: z], options: options).tensors[0].scalars(as: Float.self)
+        }
+        guard let session else { throw ModelError(.badModel, "the Piper voice has no model session") }
+        return try session.run(feeds, options: options).tensors[0].scalars(as: Float.self)
+    }
+
+    private func feeds(phonemes: String, rate: Double) throws -> [String: Tensor] {
+        let (ids, _) = self.ids.encode(phonemes)
         let lengthScale = configuration.inference.lengthScale / Float(max(rate, 0.05))
         var feeds: [String: Tensor] = [
             "input": try Tensor(ids, shape: [1, ids.count]),
             "input_lengths": try Tensor([Int64(ids.count)], shape: [1]),
             "scales": try Tensor([noiseScale, lengthScale, noiseW], shape: [3]),
         ]
-        if session.input(named: "sid") != nil {
+        if (session ?? encoder)?.input(named: "sid") != nil {
             feeds["sid"] = try Tensor([Int64(0)], shape: [1])
         }
-        let output = try session.run(feeds, options: options)
-        return try output.tensors[0].scalars(as: Float.self)
+        return feeds
     }
 
     /// Phonemes per space-separated word, for word timing.

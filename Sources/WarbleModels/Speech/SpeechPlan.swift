@@ -32,6 +32,8 @@ public struct Utterance: Sendable, Equatable {
     public var isNormalized: Bool
     /// SSML `<say-as>` for the normaliser.
     public var sayAs: SayAs?
+    /// Whether the next utterance continues this one mid-phrase (no pause between them).
+    public var joinsNext = false
 
     public init(text: String, phonemes: String? = nil, language: String, prosody: Prosody = .neutral,
                 voice: String? = nil, sourceRange: Range<Int>, words: [Range<Int>], endsSentence: Bool,
@@ -64,6 +66,9 @@ public struct SpeechPlanner: Sendable {
     public var clausePause: Double
     /// Largest block of text chunked at once, in UTF-8 bytes.
     public var blockBytes: Int
+    /// When set, the request's first utterance is cut to about this many characters (at its first
+    /// clause boundary, else at a space), so that models that render whole utterances start sooner.
+    public var firstChunkCharacters: Int?
 
     public init(language: String, chunkLimit: TextChunker.Limit, normalizers: NormalizerRegistry = .builtIn,
                 sentencePause: Double = 0.25, clausePause: Double = 0.1, blockBytes: Int = 4096) {
@@ -215,13 +220,64 @@ public struct SpeechPlan: Sendable {
     }
 
     private mutating func enqueue(_ utterance: Utterance) {
-        if let previous = lastSound {
+        if !saidAnything, let limit = planner.firstChunkCharacters, utterance.phonemes == nil,
+           let (head, tail) = Self.cutFirst(utterance, limit: limit)
+        {
+            enqueue(head)
+            enqueue(tail)
+            return
+        }
+        if let previous = lastSound, !previous.joinsNext {
             let pause = previous.endsSentence ? planner.sentencePause : planner.clausePause
             if pause > 0 { queue.append(.pause(pause)) }
         }
         queue.append(.utterance(utterance))
         lastSound = utterance
         saidAnything = true
+    }
+
+    /// A long first utterance cut in two: at the first clause mark (, ; : — followed by a space) within
+    /// `limit` characters, else at the last space before `limit`. Nil when it is short enough or has
+    /// no place to cut. Words are not changed: the two parts together say exactly the same.
+    static func cutFirst(_ utterance: Utterance, limit: Int) -> (Utterance, Utterance)? {
+        let text = utterance.text
+        guard text.count > limit else { return nil }
+        let minimum = min(12, limit / 2)
+        var clauseCut: String.Index?
+        var spaceCut: String.Index?
+        var count = 0
+        var index = text.startIndex
+        while index < text.endIndex, count <= limit {
+            let next = text.index(after: index)
+            if count >= minimum, next < text.endIndex, text[next].isWhitespace {
+                if [",", ";", ":", "—", "–"].contains(text[index]) {
+                    clauseCut = next
+                    break
+                }
+                spaceCut = next
+            }
+            index = next
+            count += 1
+        }
+        guard let cut = clauseCut ?? spaceCut else { return nil }
+        let cutOffset = text.utf8.distance(from: text.startIndex, to: cut)
+        let tailText = text[cut...].drop(while: \.isWhitespace)
+        let tailOffset = text.utf8.distance(from: text.startIndex, to: tailText.startIndex)
+        let base = utterance.sourceRange.lowerBound
+        let verbatim = utterance.sourceRange.count == text.utf8.count
+        var head = utterance
+        var tail = utterance
+        head.text = String(text[..<cut])
+        tail.text = String(tailText)
+        head.endsSentence = false
+        head.joinsNext = clauseCut == nil
+        if verbatim {
+            head.sourceRange = base..<(base + cutOffset)
+            tail.sourceRange = (base + tailOffset)..<utterance.sourceRange.upperBound
+            head.words = utterance.words.filter { $0.upperBound <= base + cutOffset }
+            tail.words = utterance.words.filter { $0.lowerBound >= base + tailOffset }
+        }
+        return (head, tail)
     }
 
     /// The end of the block that starts at `start`: at most `maxBytes` on, cut after the last sentence

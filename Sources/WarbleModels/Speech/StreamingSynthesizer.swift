@@ -45,6 +45,9 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     private var planner: SpeechPlanner
     private var pendingEvents: [SpeechEvent] = []
     private var finished = false
+    /// The utterance being rendered piece by piece, if any.
+    private var job: (rendering: any UtteranceRendering, emitted: Int, events: [SpeechEvent], options: RunOptions)?
+
 
     init(renderer: Renderer, request: SynthesisRequest, edgeFade: Double) {
         self.renderer = renderer
@@ -54,8 +57,11 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     }
 
     static func planner(for renderer: Renderer, request: SynthesisRequest) -> SpeechPlanner {
-        SpeechPlanner(language: renderer.language, chunkLimit: .characters(renderer.chunkCharacters),
-                      sentencePause: max(0, request.sentencePause), clausePause: max(0, request.sentencePause * 0.4))
+        var planner = SpeechPlanner(language: renderer.language, chunkLimit: .characters(renderer.chunkCharacters),
+                                    sentencePause: max(0, request.sentencePause),
+                                    clausePause: max(0, request.sentencePause * 0.4))
+        planner.firstChunkCharacters = renderer.firstChunkCharacters
+        return planner
     }
 
     func next() async throws -> AudioChunk? {
@@ -70,6 +76,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
 
     private func produce() async throws -> AudioChunk? {
         if plan == nil { plan = try start() }
+        if job != nil { return try await continueJob() }
         while let item = try plan?.next() {
             try Task.checkCancellation()
             switch item {
@@ -81,6 +88,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
             case .utterance(let utterance):
                 let spoken = planner.normalized(utterance)
                 guard spoken.phonemes != nil || spoken.text.contains(where: { $0.isLetter || $0.isNumber }) else { continue }
+                currentProsodyVolume = spoken.prosody.volume
                 return try await render(spoken)
             }
         }
@@ -110,21 +118,47 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         let rate = request.rate * utterance.prosody.rate
         let options = try RunOptions()
         let renderer = self.renderer
-        let rendered = try await withTaskCancellationHandler {
-            try await BlockingWork.run { try renderer.render(utterance, voice: voice, rate: rate, options: options) }
+        let rendering = try await cancellable(options) {
+            try renderer.begin(utterance, voice: voice, rate: rate, options: options)
+        }
+        var events: [SpeechEvent] = [.sentence(sourceRange: utterance.sourceRange, sampleOffset: 0)]
+        events += WordTiming.events(words: utterance.words, weights: rendering.wordWeights,
+                                    sampleCount: rendering.totalSamples)
+        job = (rendering, 0, events, options)
+        return try await continueJob()
+    }
+
+    /// The next piece of the utterance being rendered, with the events that fall inside it.
+    private func continueJob() async throws -> AudioChunk {
+        guard let current = job else { throw ModelError(.failed, "no utterance is being rendered") }
+        let rendering = current.rendering
+        let options = current.options
+        var samples = try await cancellable(options) { try rendering.nextPiece(options: options) }
+        let start = current.emitted
+        let end = start + samples.count
+        let last = rendering.isFinished
+        let gain = Float(request.volume * currentProsodyVolume)
+        if gain != 1 {
+            for i in samples.indices { samples[i] *= gain }
+        }
+        if start == 0 { Self.fadeIn(&samples, frames: fadeFrames) }
+        if last { Self.fadeOut(&samples, frames: fadeFrames) }
+        let (inside, later) = current.events.partitioned { last || $0.sampleOffset < end }
+        pendingEvents += inside.map { $0.shifted(by: -start) }
+        job = last ? nil : (rendering, end, later, options)
+        return emit(samples: samples)
+    }
+
+    private var currentProsodyVolume: Double = 1
+
+    private func cancellable<T: Sendable>(_ options: RunOptions, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let value = try await withTaskCancellationHandler {
+            try await BlockingWork.run(body)
         } onCancel: {
             try? options.terminate()
         }
         try Task.checkCancellation()
-        var samples = rendered.samples
-        let gain = Float(request.volume * utterance.prosody.volume)
-        if gain != 1 {
-            for i in samples.indices { samples[i] *= gain }
-        }
-        Self.fadeEdges(&samples, frames: fadeFrames)
-        pendingEvents.append(.sentence(sourceRange: utterance.sourceRange, sampleOffset: 0))
-        pendingEvents += WordTiming.events(words: utterance.words, weights: rendered.wordWeights, sampleCount: samples.count)
-        return emit(samples: samples)
+        return value
     }
 
     private func emit(samples: [Float]) -> AudioChunk {
@@ -132,14 +166,31 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         return AudioChunk(samples: samples, sampleRate: renderer.sampleRate, events: pendingEvents)
     }
 
-    /// Raised-cosine fade-in and fade-out over `frames` samples at each edge.
-    static func fadeEdges(_ samples: inout [Float], frames: Int) {
-        let n = min(frames, samples.count / 2)
-        guard n > 0 else { return }
-        for i in 0..<n {
-            let gain = Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(n)))
-            samples[i] *= gain
-            samples[samples.count - 1 - i] *= gain
+    /// Raised-cosine fade-in over the first `frames` samples.
+    static func fadeIn(_ samples: inout [Float], frames: Int) {
+        let n = min(frames, samples.count)
+        for i in 0..<max(0, n) {
+            samples[i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(n)))
         }
+    }
+
+    /// Raised-cosine fade-out over the last `frames` samples.
+    static func fadeOut(_ samples: inout [Float], frames: Int) {
+        let n = min(frames, samples.count)
+        for i in 0..<max(0, n) {
+            samples[samples.count - 1 - i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(n)))
+        }
+    }
+}
+
+extension Array {
+    /// The elements that satisfy `belongs`, and the rest, in order.
+    fileprivate func partitioned(_ belongs: (Element) -> Bool) -> ([Element], [Element]) {
+        var yes: [Element] = []
+        var no: [Element] = []
+        for element in self {
+            if belongs(element) { yes.append(element) } else { no.append(element) }
+        }
+        return (yes, no)
     }
 }

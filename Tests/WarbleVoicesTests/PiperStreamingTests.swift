@@ -1,0 +1,98 @@
+import Foundation
+import ONNXRuntime
+import Testing
+import WarbleEngine
+@testable import WarbleModels
+import WarblePhonemes
+
+/// Piper decodes each sentence in growing windows: the first audio is out early and the pieces join
+/// into exactly what one-shot decoding gives.
+@Suite(.serialized) struct PiperStreamingTests {
+    static let sentence = Utterance(
+        text: "Streaming inside a sentence starts the audio long before the whole sentence has been decoded, "
+            + "and the listener never hears the difference.",
+        language: "en-us", sourceRange: 0..<10, words: [0..<10], endsSentence: true)
+
+    @Test func windowsJoinIntoOneShotDecoding() throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let split = try #require(piper.split, "the set-up splits the voice at its decoder input")
+        #expect(split.hopSamples == 256)
+        #expect(split.contextFrames >= 11, "derived from the decoder's receptive field (about ±11 frames)")
+        let options = try RunOptions()
+        let rendering = try piper.begin(Self.sentence, voice: piper.defaultVoice, rate: 1, options: options)
+        var pieces: [[Float]] = []
+        while !rendering.isFinished { pieces.append(try rendering.nextPiece(options: options)) }
+        let windowed = pieces.flatMap { $0 }
+        #expect(pieces.count >= 4, "growing windows: \(pieces.map(\.count))")
+        #expect(pieces.first?.count == 32 * 256)
+        #expect(windowed.count == rendering.totalSamples)
+
+        let phonemes = try EspeakPhonemizer().phonemize(Self.sentence.text, language: "en-us")
+        let oneShot = try piper.synthesize(phonemes: phonemes)
+        #expect(oneShot.count == windowed.count)
+        let difference = zip(oneShot, windowed).map { abs($0 - $1) }.max() ?? 1
+        // Tolerance: float noise of differently sized convolutions; 1e-4 is far below audibility (−80 dB).
+        #expect(difference < 1e-4, "max abs difference windowed vs one-shot: \(difference)")
+    }
+
+    @Test func splitVoiceEqualsTheWholeModel() throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let model = try InstalledVoices.model("piper-en_US-joe-medium")
+        let whole = try PiperVoice(directory: model.directory, manifest: model.manifest, phonemizer: EspeakPhonemizer(),
+                                   sessionOptions: .init(intraOpThreads: 2), noiseScale: 0, noiseW: 0, useSplit: false)
+        #expect(whole.split == nil)
+        let phonemes = "ðɪs ɪz ɐ tˈɛst ʌvðə spl̩ˈɪt vˈɔɪs."
+        let a = try piper.synthesize(phonemes: phonemes)
+        let b = try whole.synthesize(phonemes: phonemes)
+        #expect(a.count == b.count)
+        // Tolerance as above.
+        #expect((zip(a, b).map { abs($0 - $1) }.max() ?? 1) < 1e-4)
+    }
+
+    @Test func marksAndWordsKeepTheirOffsetsAcrossPieces() async throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let text = "<speak>This sentence is long enough to be decoded in several windows, one after another, "
+            + "<mark name='inside'/>while the marks and the words keep their places in the audio.</speak>"
+        let chunks = try await collect(StreamingSynthesizer(renderer: piper).synthesize(SynthesisRequest(text: text, isSSML: true)))
+        var offset = 0
+        var words: [Int] = []
+        var marks: [Int] = []
+        for chunk in chunks {
+            for event in chunk.events {
+                #expect(event.sampleOffset >= 0 && event.sampleOffset <= chunk.samples.count)
+                if case .word(_, let at, _) = event { words.append(offset + at) }
+                if case .mark(_, let at) = event { marks.append(offset + at) }
+            }
+            offset += chunk.samples.count
+        }
+        #expect(words == words.sorted())
+        #expect(words.count == 26, "every word of the sentence has a boundary")
+        #expect(marks.count == 1)
+    }
+}
+
+@Suite struct FirstChunkTests {
+    @Test func kokoroStartsOnAShortFirstPhraseWithTheSameWords() throws {
+        var planner = SpeechPlanner(language: "en-us", chunkLimit: .characters(250))
+        planner.firstChunkCharacters = 80
+        let text = "When the first sentence of a request is long, with clauses and commas, Kokoro starts on its first "
+            + "phrase alone. The second sentence stays whole."
+        let utterances = try planner.plan(text, isSSML: false).compactMap { item -> Utterance? in
+            if case .utterance(let u) = item { return u }
+            return nil
+        }
+        #expect(utterances.count == 3)
+        #expect(utterances[0].text == "When the first sentence of a request is long,")
+        #expect(utterances[0].endsSentence == false)
+        let words = utterances.map(\.text).joined(separator: " ").split(separator: " ")
+        #expect(words == text.split(separator: " "), "no change in the words spoken")
+        #expect(utterances[0].sourceRange.upperBound <= utterances[1].sourceRange.lowerBound)
+    }
+
+    @Test func aShortFirstSentenceIsLeftWhole() throws {
+        var planner = SpeechPlanner(language: "en-us", chunkLimit: .characters(250))
+        planner.firstChunkCharacters = 80
+        let items = try planner.plan("A first sentence that is short. Then another one follows it.", isSSML: false)
+        #expect(items.count == 3, "utterance, pause, utterance: \(items)")
+    }
+}
