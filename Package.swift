@@ -19,6 +19,7 @@ let package = Package(
         // GPL-3 (espeak-ng): a separate product so that the core library never links it.
         .library(name: "WarblePhonemes", targets: ["WarblePhonemes"]),
         .executable(name: "warble", targets: ["warble"]),
+        .executable(name: "sd_warble", targets: ["sd_warble"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +58,15 @@ let package = Package(
         // MARK: Engine
         .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleModels"], swiftSettings: strict),
 
+        // MARK: speech-dispatcher module
+        .target(name: "WarbleSpeechd", dependencies: ["WarbleModels"], swiftSettings: strict),
+        // Links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
+        .executableTarget(
+            name: "sd_warble",
+            dependencies: ["WarbleSpeechd", "WarbleEngine", "WarblePhonemes"],
+            swiftSettings: strict
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "warble",
@@ -74,6 +84,7 @@ let package = Package(
         .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes"], swiftSettings: strict),
         .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels"], swiftSettings: strict),
         .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine"], swiftSettings: strict),
+        .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleModels"], swiftSettings: strict),
         // Real voices end to end; links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
         .testTarget(name: "WarbleVoicesTests", dependencies: ["WarbleEngine", "WarblePhonemes"], swiftSettings: strict),
     ],

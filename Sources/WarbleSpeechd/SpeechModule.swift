@@ -1,0 +1,229 @@
+import Foundation
+import WarbleModels
+
+/// speech-dispatcher's output-module protocol over a `SpeechBackend`.
+///
+/// Requests are handled in order; a message is synthesised by a task of its own, so STOP and PAUSE
+/// are handled while it speaks. Audio goes to the server ("server audio", what speech-dispatcher
+/// 0.11 asks for), which plays it and reports marks to clients when playback reaches them; the module
+/// therefore sends audio and marks in stream order.
+public actor SpeechModule {
+    /// What the caller does after a request.
+    public enum Outcome: Sendable, Equatable {
+        case proceed
+        case exit(status: Int32)
+    }
+
+    private let backend: SpeechBackend
+    private let output: any ModuleOutput
+    private let log: ModuleLog
+    private let configuration: ModuleConfiguration
+    private let chooser: VoiceChooser?
+    private let cache: FrameCache
+    private var settings = SpeechSettings()
+    private var current: (token: UtteranceToken, task: Task<Void, Never>)?
+    private var reportedUnknownVoices: Set<String> = []
+
+    public init(backend: SpeechBackend, output: any ModuleOutput, log: ModuleLog = ModuleLog(),
+                configuration: ModuleConfiguration = ModuleConfiguration()) {
+        self.backend = backend
+        self.output = output
+        self.log = log
+        self.configuration = configuration
+        self.cache = FrameCache(capacity: configuration.characterCacheEntries)
+        if let fallback = backend.defaultVoice ?? backend.voices.first {
+            chooser = VoiceChooser(voices: backend.voices, defaultVoice: fallback)
+        } else {
+            chooser = nil
+        }
+    }
+
+    /// The settings of the next message (for tests).
+    public var currentSettings: SpeechSettings { settings }
+
+    /// Rendered characters and keys held now (for tests).
+    public var cachedMessages: Int { cache.count }
+
+    public func handle(_ request: ModuleRequest) async -> Outcome {
+        switch request {
+        case .initialize:
+            return initialize()
+        case .audio(let settings):
+            let method = settings.last(where: { $0.name == "audio_output_method" })?.value
+            if method == "server" {
+                output.send(line: Replies.audioInitialized)
+            } else {
+                log.warning("audio_output_method '\(method ?? "none")' refused: Warble delivers audio through the server only")
+                output.send(line: Replies.multiline(code: 300, lines: ["sd_warble plays through the server only (audio_output_method=server)"],
+                                                    final: "MODULE ERROR"))
+            }
+        case .logLevel(let settings):
+            if let level = settings.last(where: { $0.name == "log_level" }).flatMap({ Int($0.value) }) { log.setLevel(level) }
+            output.send(line: Replies.logLevelSet)
+        case .set(let lines):
+            var problems: [String] = []
+            for line in lines {
+                do { try settings.apply(line) } catch { problems.append(error.message) }
+            }
+            if problems.isEmpty {
+                output.send(line: Replies.settingsReceived)
+            } else {
+                log.warning("SET: " + problems.joined(separator: "; "))
+                output.send(line: Replies.badParameter)
+            }
+        case .speak(let kind, let text):
+            speak(kind, text)
+        case .stop:
+            stop()
+        case .pause:
+            current?.token.requestPause()
+        case .listVoices(let language, let variant):
+            let lines = chooser?.listing(language: language, variant: variant) ?? []
+            output.send(line: lines.isEmpty ? Replies.cantListVoices : Replies.multiline(code: 200, lines: lines, final: "OK VOICE LIST SENT"))
+        case .debug(let line):
+            output.send(line: line.contains("OFF") ? "200 OK DEBUGGING OFF" : "200 OK DEBUGGING ON")
+        case .quit:
+            stop()
+            output.send(line: Replies.quit)
+            return .exit(status: 0)
+        case .unknown(let line):
+            log.warning("unknown command '\(line)'")
+            output.send(line: Replies.unknownCommand)
+        }
+        return .proceed
+    }
+
+    // MARK: INIT
+
+    private func initialize() -> Outcome {
+        for warning in configuration.warnings { log.warning("configuration: \(warning)") }
+        guard let chooser else {
+            output.send(line: Replies.multiline(code: 399, lines: ["no Warble voices are installed (run scripts/setup.sh or warble models pull)"],
+                                                final: "ERR CANT INIT MODULE"))
+            return .exit(status: 1)
+        }
+        let voices = chooser.voices.map(\.id).joined(separator: ", ")
+        log.info("voices: \(voices); default \(chooser.defaultVoice.id)")
+        output.send(line: Replies.multiline(code: 299, lines: ["Warble: \(chooser.voices.count) voices, default \(chooser.defaultVoice.id)"],
+                                            final: "OK LOADED SUCCESSFULLY"))
+        if configuration.prewarm { prewarm(chooser.defaultVoice.id) }
+        return .proceed
+    }
+
+    /// Loads the default voice and renders (and caches) a letter in the background.
+    private func prewarm(_ voice: String) {
+        let plan = UtterancePlan.make(kind: .character, text: "a", settings: SpeechSettings(), voice: voice,
+                                      soundIconFolder: configuration.soundIconFolder)
+        let backend = self.backend
+        let cache = self.cache
+        let log = self.log
+        Task.detached(priority: .utility) {
+            let start = ContinuousClock.now
+            var frames: [AudioFrame] = []
+            do {
+                for try await chunk in backend.synthesize(plan.request) {
+                    frames += AudioFrame(floats: chunk.samples, sampleRate: Self.declaredRate(chunk.sampleRate, plan.playbackSpeed)).split()
+                }
+                if let key = plan.cacheKey, !frames.isEmpty { cache.insert(frames, for: key) }
+                log.info("prewarmed \(voice) in \(ContinuousClock.now - start)")
+            } catch {
+                log.warning("prewarming \(voice) failed: \(error)")
+            }
+        }
+    }
+
+    // MARK: Speaking
+
+    private func speak(_ kind: MessageKind, _ text: String) {
+        if let current, current.token.isOpen {
+            // The server waits for END/STOP before a new message; if it did not, the old one ends here.
+            stop()
+        }
+        output.send(line: Replies.speaking)
+        guard let chooser else { return }
+        let choice = chooser.choose(for: settings)
+        if let warning = choice.warning, let name = settings.synthesisVoice, reportedUnknownVoices.insert(name).inserted {
+            log.warning(warning)
+        }
+        let plan = UtterancePlan.make(kind: kind, text: text, settings: settings, voice: choice.voice.id,
+                                      soundIconFolder: configuration.soundIconFolder)
+        log.debug("\(kind.rawValue) with \(choice.voice.id), rate \(plan.request.rate), speed \(plan.playbackSpeed): \(plan.request.text)")
+        let token = UtteranceToken()
+        let task = Task.detached(priority: .userInitiated) { [backend, output, cache, log] in
+            await Self.play(plan, token: token, backend: backend, output: output, cache: cache, log: log)
+        }
+        current = (token, task)
+    }
+
+    private func stop() {
+        guard let current else { return }
+        if current.token.finish(stopping: true) { output.send(.stopped) }
+        current.task.cancel()
+    }
+
+    /// Speaks one message: BEGIN, audio and marks in stream order, then END (or PAUSE after the first
+    /// `__spd_` mark once a pause was asked for). STOP is sent by `stop()`, which closes the token so
+    /// that nothing of this message is written after it.
+    private static func play(_ plan: UtterancePlan, token: UtteranceToken, backend: SpeechBackend,
+                             output: any ModuleOutput, cache: FrameCache, log: ModuleLog) async {
+        output.send(.begin, gate: token)
+        if let icon = plan.iconFile {
+            output.send(.icon(icon), gate: token)
+            if token.finish() { output.send(.end) }
+            return
+        }
+        if let key = plan.cacheKey, let frames = cache.frames(for: key) {
+            log.debug("cached: \(frames.count) frames")
+            for frame in frames { output.send(frame.encoded(), gate: token) }
+            if token.finish() { output.send(.end) }
+            return
+        }
+        var kept: [AudioFrame] = []
+        do {
+            for try await chunk in backend.synthesize(plan.request) {
+                guard token.isOpen else { break }
+                log.debug("chunk: \(chunk.samples.count) samples at \(chunk.sampleRate) Hz, events \(chunk.events)")
+                let rate = declaredRate(chunk.sampleRate, plan.playbackSpeed)
+                var start = 0
+                func sendAudio(upTo end: Int) {
+                    guard end > start else { return }
+                    for frame in AudioFrame(floats: chunk.samples[start..<end], sampleRate: rate).split() {
+                        output.send(frame.encoded(), gate: token)
+                        if plan.cacheKey != nil { kept.append(frame) }
+                    }
+                    start = end
+                }
+                for (name, offset) in marks(in: chunk) {
+                    sendAudio(upTo: offset)
+                    output.send(.indexMark(name), gate: token)
+                    if name.hasPrefix("__spd_"), token.isPauseRequested {
+                        if token.finish() { output.send(.paused) }
+                        return
+                    }
+                }
+                sendAudio(upTo: chunk.samples.count)
+            }
+        } catch is CancellationError {
+        } catch {
+            if token.isOpen { log.warning("synthesis failed: \(error)") }
+        }
+        guard token.finish() else { return }
+        output.send(.end)
+        if let key = plan.cacheKey, !kept.isEmpty { cache.insert(kept, for: key) }
+    }
+
+    /// The marks of a chunk in audio order, offsets clamped to the chunk.
+    static func marks(in chunk: AudioChunk) -> [(name: String, offset: Int)] {
+        chunk.events.enumerated().compactMap { index, event -> (String, Int, Int)? in
+            guard case .mark(let name, let offset) = event else { return nil }
+            return (name, min(max(offset, 0), chunk.samples.count), index)
+        }
+        .sorted { ($0.1, $0.2) < ($1.1, $1.2) }
+        .map { (name: $0.0, offset: $0.1) }
+    }
+
+    /// The sample rate the server is told: the real one times the playback speed (pitch).
+    static func declaredRate(_ sampleRate: Int, _ speed: Double) -> Int {
+        max(1000, Int((Double(sampleRate) * speed).rounded()))
+    }
+}
