@@ -11,6 +11,10 @@ let configuration = ModuleConfiguration.load(path: CommandLine.arguments.dropFir
 if let library = configuration.onnxRuntimeLibrary, !library.isEmpty {
     setenv("WARBLE_ORT_LIBRARY", library, 1)
 }
+if let home = configuration.warbleHome, !home.isEmpty {
+    // The ONNX Runtime library is looked up under $WARBLE_HOME/lib as well.
+    setenv("WARBLE_HOME", home, 1)
+}
 let store = configuration.warbleHome.map { ModelStore(home: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ModelStore()
 let engine = Engine(store: store, phonemizer: EspeakPhonemizer(),
                     configuration: Engine.Configuration(defaultVoice: configuration.defaultVoice ?? "en_US-joe-medium",
