@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Runs a command that writes audio to standard output and reports, as JSON: the time to the first
+audio bytes (past a WAV header when there is one), the whole process's wall time, and its peak
+resident memory (from /usr/bin/time).
+
+Usage: first_audio.py [--skip-header] -- COMMAND...
+"""
+import json
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    skip = 44 if args and args[0] == "--skip-header" else 0
+    if skip:
+        args = args[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        start = time.perf_counter()
+        process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss.name] + args,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        first = None
+        total = 0
+        while True:
+            block = process.stdout.read1(1 << 16)
+            if not block:
+                break
+            total += len(block)
+            if first is None and total > skip:
+                first = time.perf_counter() - start
+        code = process.wait()
+        wall = time.perf_counter() - start
+        peak_kib = int((rss.read().strip().splitlines() or ["0"])[-1] or 0)
+    print(json.dumps({"first_audio_s": first, "wall_s": wall, "peak_rss_mib": peak_kib / 1024,
+                      "audio_bytes": total - skip, "exit": code}))
+
+
+if __name__ == "__main__":
+    main()
