@@ -26,3 +26,11 @@ if grep -q "warning:" "$log"; then die "the build printed compiler warnings (lis
 
 say "running tests"
 swift test --skip-build "$@"
+
+# End-to-end checks with the real binary and real services (each prints "N passed, N failed").
+if [[ $# == 0 ]]; then
+    for e2e in scripts/test-cli.sh; do
+        say "running $e2e"
+        "$e2e" || die "$e2e failed"
+    done
+fi

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# End-to-end checks of the `warble` command as a user runs it: the real binary, the installed voices,
+# files decoded by sox. Prints one line per check and a closing "N passed, N failed".
+#   scripts/test-cli.sh [PATH-TO-WARBLE]   (default: the debug build, built if needed)
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$warble_root"
+warble="${1:-}"
+if [[ -z "$warble" ]]; then
+    swift build --product warble >/dev/null || die "build failed"
+    warble="$(swift build --show-bin-path)/warble"
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+passed=0; failed=0
+check() {  # check NAME COMMAND...  (passes when the command succeeds)
+    local name="$1"; shift
+    if "$@" >"$work/out" 2>&1; then
+        passed=$((passed + 1)); echo "ok   $name"
+    else
+        failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$work/out" | tail -5
+    fi
+}
+duration() { soxi -D "$1" 2>/dev/null; }
+at_least() { python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" "$1" "$2"; }
+
+check "say writes a WAV file with the default voice" bash -c "
+    '$warble' say 'Hello from the command line.' -o '$work/a.wav' -q &&
+    [[ \$(soxi -r '$work/a.wav') == 22050 ]] && python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 1 else 1)' \$(soxi -D '$work/a.wav')"
+check "say reads standard input and streams WAV to standard output" bash -c "
+    echo 'Streaming to a pipe.' | '$warble' say -o - -q > '$work/b.wav' && [[ \$(soxi -c '$work/b.wav') == 1 ]] &&
+    sox '$work/b.wav' -n stat 2>&1 | awk '/RMS +amplitude/ { exit !(\$3 > 0.01) }'"
+for format in flac ogg; do
+    check "say writes $format" bash -c "'$warble' say 'Compressed output.' -o '$work/c.$format' -q && soxi '$work/c.$format' >/dev/null"
+done
+# Debian's sox has no MP3 reader: check for an MP3 frame (or ID3 tag) and a plausible size.
+check "say writes mp3" bash -c "'$warble' say 'Compressed output.' -o '$work/c.mp3' -q &&
+    python3 -c 'import sys; d=open(sys.argv[1],\"rb\").read(); sys.exit(0 if len(d) > 2000 and (d[:3] == b\"ID3\" or (d[0] == 0xFF and d[1] & 0xE0 == 0xE0)) else 1)' '$work/c.mp3'"
+check "say writes raw 16-bit PCM" bash -c "'$warble' say 'Raw.' --format raw -o '$work/d.raw' -q && [[ -s '$work/d.raw' ]]"
+check "say with SSML and another voice" bash -c "
+    '$warble' say '<speak>One <break time=\"1s\"/> two.</speak>' --voice kokoro-jm_kumo -o '$work/e.wav' -q &&
+    [[ \$(soxi -r '$work/e.wav') == 24000 ]]"
+check "unknown voice lists the voices" bash -c "
+    ! '$warble' say 'x' --voice nobody -o '$work/f.wav' 2>'$work/err' && grep -q 'en_US-joe-medium' '$work/err'"
+check "invalid UTF-8 is a clear error" bash -c "
+    ! printf 'ab\xff\xfecd' | '$warble' say -o '$work/g.wav' 2>'$work/err' && grep -q 'not valid UTF-8' '$work/err'"
+check "nothing to say is a clear error" bash -c "
+    ! '$warble' say '  ... ' -o '$work/h.wav' 2>'$work/err' && grep -q 'nothing to say' '$work/err'"
+check "malformed SSML gives line and column" bash -c "
+    ! '$warble' say '<speak><break></speak>' -o '$work/i.wav' 2>'$work/err' && grep -q 'line 1, column' '$work/err'"
+check "bad rate is refused" bash -c "! '$warble' say 'x' --rate 9 -o '$work/j.wav' 2>'$work/err' && grep -q 'rate' '$work/err'"
+check "--play without a sound device says so" bash -c "
+    out=\$('$warble' say 'x' --play 2>&1); status=\$?; [[ \$status == 0 ]] || grep -qi 'device\|player' <<<\"\$out\""
+check "voices lists both models" bash -c "'$warble' voices | grep -q 'kokoro-jm_kumo' && '$warble' voices | grep -q 'en_US-joe-medium (default)'"
+check "models lists licences" bash -c "'$warble' models | grep -q 'Apache-2.0'"
+check "doctor reports the library and passes" bash -c "'$warble' doctor | grep -q 'self-check *ok'"
+check "doctor fails without ONNX Runtime and says how to fix it" bash -c "
+    ! WARBLE_ORT_LIBRARY=/nonexistent.so '$warble' doctor > '$work/doc' 2>&1 && grep -q 'FAILED' '$work/doc' && grep -q 'WARBLE_ORT_LIBRARY' '$work/doc'"
+
+echo "cli: $passed passed, $failed failed"
+[[ $failed == 0 ]]
