@@ -2,7 +2,7 @@
 # Sets up everything the tests need and runs them all:
 #   system packages, ONNX Runtime, the default models (scripts/setup.sh --dev), the pinned Python
 #   references, the fixtures and goldens they make (tools/*/make_fixtures.py), a build that must
-#   print no compiler warnings, and `swift test`.
+#   print no compiler warnings, `swift test`, and the end-to-end scripts (the warble command).
 # Safe to run twice. Extra arguments go to `swift test` (e.g. --filter ONNXRuntimeTests).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
