@@ -103,6 +103,7 @@ public final class Session: @unchecked Sendable {
         let outputNamePointers: [UnsafePointer<CChar>?] = outputIndices.map { names.pointer(at: inputs.count + $0) } + [nil]
         var results = [OpaquePointer?](repeating: nil, count: outputIndices.count + 1)
 
+        let timing = RunTimer.begin()
         let status = inputNamePointers.withUnsafeBufferPointer { inNames in
             inputValues.withUnsafeBufferPointer { inValues in
                 outputNamePointers.withUnsafeBufferPointer { outNames in
@@ -113,6 +114,7 @@ public final class Session: @unchecked Sendable {
                 }
             }
         }
+        RunTimer.end(timing)
         do {
             try api.check(status, "running \(source)")
         } catch {
