@@ -23,6 +23,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // MARK: ONNX Runtime
@@ -58,6 +60,17 @@ let package = Package(
         // MARK: Engine
         .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleModels"], swiftSettings: strict),
 
+        // MARK: Server
+        .target(
+            name: "WarbleServer",
+            dependencies: [
+                "WarbleEngine", "WarbleModels", "WarbleAudio", "WarbleText",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: speech-dispatcher module
         .target(name: "WarbleSpeechd", dependencies: ["WarbleModels"], swiftSettings: strict),
         // Links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
@@ -71,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "warble",
             dependencies: [
-                "ONNXRuntime", "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleModels", "WarbleEngine",
+                "ONNXRuntime", "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleModels", "WarbleEngine", "WarbleServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -87,6 +100,14 @@ let package = Package(
         .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleModels"], swiftSettings: strict),
         // Real voices end to end; links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
         .testTarget(name: "WarbleVoicesTests", dependencies: ["WarbleEngine", "WarblePhonemes"], swiftSettings: strict),
+        .testTarget(
+            name: "WarbleServerTests",
+            dependencies: [
+                "WarbleServer", "WarbleModels", "WarbleAudio", "WarbleText",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,102 @@
+/// Bounded concurrency with a bounded queue: at most `maxActive` syntheses run; up to `maxQueued`
+/// more wait in arrival order; beyond that, and when a wait outlasts its limit, the request is
+/// refused with 429. Also keeps the counters `/health` reports.
+actor AdmissionControl {
+    let maxActive: Int
+    let maxQueued: Int
+    private(set) var active = 0
+    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var live: Set<UInt64> = []
+    private var nextID: UInt64 = 0
+    private(set) var counters = Counters()
+
+    struct Counters: Sendable, Codable, Equatable {
+        var completed = 0
+        var rejected = 0
+        var cancelled = 0
+        var failed = 0
+    }
+
+    enum Outcome { case completed, cancelled, failed }
+
+    init(maxActive: Int, maxQueued: Int) {
+        self.maxActive = max(1, maxActive)
+        self.maxQueued = max(0, maxQueued)
+    }
+
+    var queued: Int { waiters.count }
+
+    /// A slot, waiting up to `limit` for one; 429 when the queue is full or the wait runs out.
+    func acquire(waitingAtMost limit: Duration) async throws -> AdmissionPermit {
+        let id = nextID
+        nextID += 1
+        if active < maxActive {
+            active += 1
+        } else {
+            guard waiters.count < maxQueued else {
+                counters.rejected += 1
+                throw APIError.busy("server busy: \(maxActive) syntheses running and \(waiters.count) waiting; retry shortly",
+                                    retryAfterSeconds: 1)
+            }
+            let expiry = Task { [weak self] in
+                try await Task.sleep(for: limit)
+                await self?.expire(id, with: APIError.busy(
+                    "server busy: no synthesis slot within \(limit.components.seconds) s; retry later",
+                    retryAfterSeconds: 2))
+            }
+            defer { expiry.cancel() }
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    waiters.append((id, continuation))
+                }
+            } onCancel: {
+                Task { await self.expire(id, with: CancellationError()) }
+            }
+        }
+        live.insert(id)
+        return AdmissionPermit(admission: self, id: id)
+    }
+
+    /// Frees a slot (once per permit), handing it to the oldest waiter.
+    func release(_ id: UInt64, outcome: Outcome?) {
+        guard live.remove(id) != nil else { return }
+        switch outcome {
+        case .completed: counters.completed += 1
+        case .cancelled: counters.cancelled += 1
+        case .failed: counters.failed += 1
+        case nil: break
+        }
+        if waiters.isEmpty {
+            active -= 1
+        } else {
+            waiters.removeFirst().continuation.resume()
+        }
+    }
+
+    private func expire(_ id: UInt64, with error: any Error) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        if error is APIError { counters.rejected += 1 }
+        waiters.remove(at: index).continuation.resume(throwing: error)
+    }
+}
+
+/// One admitted request's slot. Released explicitly with its outcome, or, as a backstop, when the
+/// last reference goes (a response body that was never written).
+final class AdmissionPermit: Sendable {
+    let admission: AdmissionControl
+    let id: UInt64
+
+    init(admission: AdmissionControl, id: UInt64) {
+        self.admission = admission
+        self.id = id
+    }
+
+    func release(_ outcome: AdmissionControl.Outcome) async {
+        await admission.release(id, outcome: outcome)
+    }
+
+    deinit {
+        let admission = self.admission, id = self.id
+        Task { await admission.release(id, outcome: nil) }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import WarbleModels
+
+/// The read-only routes: `GET /v1/models`, `/v1/models/{id}`, `/v1/audio/voices`, `/health`.
+struct InfoRoutes<Backend: SpeechBackend>: Sendable {
+    let backend: Backend
+    let catalog: ModelCatalog<Backend>
+    let admission: AdmissionControl
+
+    struct ModelObject: Codable, Equatable {
+        var id: String
+        var object = "model"
+        var created = 0
+        var ownedBy = "warble"
+    }
+
+    struct ListObject<Item: Codable & Equatable>: Codable, Equatable {
+        var object = "list"
+        var data: [Item]
+    }
+
+    struct VoiceObject: Codable, Equatable {
+        var id: String
+        var name: String
+        var model: String
+        var language: String
+        var sampleRate: Int
+        var gender: String?
+        var isDefault: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, model, language, gender
+            case sampleRate = "sample_rate"
+            case isDefault = "default"
+        }
+    }
+
+    struct Health: Codable, Equatable {
+        var status = "ok"
+        var voices: Int
+        var active: Int
+        var queued: Int
+        var maxActive: Int
+        var maxQueued: Int
+        var requests: AdmissionControl.Counters
+    }
+
+    func models() async -> Response {
+        Self.json(ListObject(data: await catalog.modelIDs().map { ModelObject(id: $0) }))
+    }
+
+    func model(_ id: String) async throws -> Response {
+        guard await catalog.modelIDs().contains(id) else {
+            throw APIError(.notFound, "model '\(id)' does not exist", param: "model", code: "model_not_found")
+        }
+        return Self.json(ModelObject(id: id))
+    }
+
+    func voices() async -> Response {
+        let defaultID = await backend.defaultVoiceID()
+        return Self.json(ListObject(data: await backend.installedVoices().map {
+            VoiceObject(id: $0.id, name: $0.displayName, model: $0.model, language: $0.language,
+                        sampleRate: $0.sampleRate, gender: $0.gender, isDefault: $0.id == defaultID)
+        }))
+    }
+
+    func health() async -> Response {
+        Self.json(Health(voices: await backend.installedVoices().count, active: await admission.active,
+                         queued: await admission.queued, maxActive: admission.maxActive,
+                         maxQueued: admission.maxQueued, requests: await admission.counters))
+    }
+
+    static func json(_ value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

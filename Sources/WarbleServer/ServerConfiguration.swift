@@ -1,0 +1,62 @@
+/// How `warble serve` listens and what it allows. The defaults are safe for a desktop: loopback only,
+/// small bodies, a time limit, and a short queue in front of a few concurrent syntheses.
+public struct ServerConfiguration: Sendable {
+    /// Interface to bind; anything other than loopback requires `apiKey`.
+    public var host: String
+    /// TCP port; 0 picks a free one (reported by `onServerRunning`).
+    public var port: Int
+    /// When set, every route but `/health` needs `Authorization: Bearer <apiKey>`.
+    public var apiKey: String?
+    /// Largest request body accepted (larger: 413).
+    public var maxBodyBytes: Int
+    /// Longest `input` accepted, in characters (OpenAI's limit is 4096).
+    public var maxInputCharacters: Int
+    /// Wall-clock limit for one request: queueing plus synthesis.
+    public var requestTimeLimit: Duration
+    /// Syntheses running at the same time.
+    public var maxConcurrentSyntheses: Int
+    /// Requests waiting for a synthesis slot; one more is refused with 429.
+    public var maxQueuedRequests: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 8880, apiKey: String? = nil, maxBodyBytes: Int = 64 << 10,
+                maxInputCharacters: Int = 4096, requestTimeLimit: Duration = .seconds(120),
+                maxConcurrentSyntheses: Int = 2, maxQueuedRequests: Int = 8) {
+        self.host = host
+        self.port = port
+        self.apiKey = apiKey
+        self.maxBodyBytes = maxBodyBytes
+        self.maxInputCharacters = maxInputCharacters
+        self.requestTimeLimit = requestTimeLimit
+        self.maxConcurrentSyntheses = maxConcurrentSyntheses
+        self.maxQueuedRequests = maxQueuedRequests
+    }
+
+    /// Whether `host` only accepts connections from this machine.
+    public var isLoopback: Bool {
+        let name = host.lowercased()
+        return name == "localhost" || name == "::1" || name == "[::1]" || name.hasPrefix("127.")
+    }
+
+    /// Throws when the settings are unsafe or meaningless.
+    public func validate() throws(ServerConfigurationError) {
+        if !isLoopback, (apiKey ?? "").isEmpty {
+            throw ServerConfigurationError("binding \(host) exposes the server beyond this machine: "
+                + "give an API key (--api-key or WARBLE_API_KEY), or bind 127.0.0.1")
+        }
+        guard (0...65535).contains(port) else { throw ServerConfigurationError("port \(port) is not in 0...65535") }
+        guard maxBodyBytes >= 1024 else { throw ServerConfigurationError("body limit \(maxBodyBytes) is below 1024 bytes") }
+        guard maxInputCharacters >= 1 else { throw ServerConfigurationError("input limit must be at least 1 character") }
+        guard maxConcurrentSyntheses >= 1 else {
+            throw ServerConfigurationError("concurrency \(maxConcurrentSyntheses) must be at least 1")
+        }
+        guard maxQueuedRequests >= 0 else { throw ServerConfigurationError("queue length must not be negative") }
+        guard requestTimeLimit > .zero else { throw ServerConfigurationError("the time limit must be positive") }
+    }
+}
+
+/// A server setting that cannot be used, and why.
+public struct ServerConfigurationError: Error, Sendable, CustomStringConvertible, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,57 @@
+/// The body of `POST /v1/audio/speech`: OpenAI's fields plus Warble's extensions.
+struct SpeechRequestBody: Decodable, Sendable {
+    /// "tts-1", "tts-1-hd", "gpt-4o-mini-tts", "warble", or an installed model id.
+    var model: String
+    var input: String
+    /// A Warble voice id; the default voice when absent (OpenAI requires it).
+    var voice: String?
+    var responseFormat: AudioResponseFormat?
+    /// 0.25 to 4.
+    var speed: Double?
+    /// Accepted and ignored: no installed model takes style instructions.
+    var instructions: String?
+    /// "audio" (the default: the audio file itself) or "sse" (server-sent events with audio and timings).
+    var streamFormat: StreamFormat?
+    /// Extension: treat `input` as SSML (also detected from a leading `<speak`).
+    var ssml: Bool?
+
+    enum StreamFormat: String, Decodable, Sendable {
+        case audio, sse
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case model, input, voice, speed, instructions, ssml
+        case responseFormat = "response_format"
+        case streamFormat = "stream_format"
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        model = try container.decode(String.self, forKey: .model)
+        input = try container.decode(String.self, forKey: .input)
+        voice = try container.decodeIfPresent(String.self, forKey: .voice)
+        speed = try container.decodeIfPresent(Double.self, forKey: .speed)
+        instructions = try container.decodeIfPresent(String.self, forKey: .instructions)
+        ssml = try container.decodeIfPresent(Bool.self, forKey: .ssml)
+        if let format = try container.decodeIfPresent(String.self, forKey: .responseFormat) {
+            guard let known = AudioResponseFormat(rawValue: format) else {
+                throw APIError.badRequest("response_format '\(format)' is not supported; use one of "
+                    + AudioResponseFormat.allCases.map(\.rawValue).joined(separator: ", "),
+                    param: "response_format", code: "invalid_value")
+            }
+            responseFormat = known
+        }
+        if let format = try container.decodeIfPresent(String.self, forKey: .streamFormat) {
+            guard let known = StreamFormat(rawValue: format) else {
+                throw APIError.badRequest("stream_format '\(format)' is not supported; use audio or sse",
+                                          param: "stream_format", code: "invalid_value")
+            }
+            streamFormat = known
+        }
+    }
+
+    /// Whether the input is SSML: the flag, or a leading `<speak`.
+    var isSSML: Bool {
+        ssml ?? input.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<speak")
+    }
+}

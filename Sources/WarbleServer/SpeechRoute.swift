@@ -1,0 +1,142 @@
+import Foundation
+import Hummingbird
+import Logging
+import WarbleModels
+
+/// `POST /v1/audio/speech`: validates, waits for a synthesis slot, takes the first chunk before
+/// answering (so bad SSML or an unknown voice still get their status code), then streams the rest.
+/// A client that disconnects cancels the synthesis; a request past the time limit is cut off.
+struct SpeechRoute<Backend: SpeechBackend>: Sendable {
+    let backend: Backend
+    let configuration: ServerConfiguration
+    let admission: AdmissionControl
+    let catalog: ModelCatalog<Backend>
+
+    func handle(_ request: Request, context: some RequestContext) async throws -> Response {
+        let started = ContinuousClock.now
+        let deadline = started + configuration.requestTimeLimit
+        var request = request
+        let speech = try await decode(&request)
+        let (synthesis, voice) = try await plan(speech)
+        let format = speech.responseFormat ?? .mp3
+        let permit = try await admission.acquire(waitingAtMost: deadline - .now)
+
+        let job = SynthesisJob(backend.synthesize(synthesis))
+        let first: AudioChunk?
+        do {
+            first = try await job.next(before: deadline, limit: configuration.requestTimeLimit)
+        } catch {
+            await job.close()
+            await permit.release(error is CancellationError ? .cancelled : .failed)
+            throw translate(error)
+        }
+        let inputRate = first?.sampleRate ?? voice.sampleRate
+        let outputRate = AudioStreamEncoder.outputRate(format: format, inputRate: inputRate)
+        let events = speech.streamFormat == .sse
+        var headers: HTTPFields = [
+            .contentType: events ? "text/event-stream" : format.contentType,
+            .cacheControl: "no-store",
+        ]
+        headers[.init("X-Warble-Voice")!] = voice.id
+        headers[.init("X-Warble-Sample-Rate")!] = String(outputRate)
+        let logger = context.logger
+        let limit = configuration.requestTimeLimit
+        let input = synthesis.text
+        logger.info("synthesis started", metadata: [
+            "voice": "\(voice.id)", "format": "\(format.rawValue)", "sse": "\(events)",
+            "characters": "\(input.count)", "first_chunk_ms": "\(Self.milliseconds(since: started))",
+        ])
+        let received = request
+
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            func end(_ outcome: AdmissionControl.Outcome) async {
+                await job.close()
+                await permit.release(outcome)
+            }
+            do {
+                try await received.body.consumeWithCancellationOnInboundClose { _ in
+                    let framing = try SpeechStreamFraming(
+                        encoder: AudioStreamEncoder(format: format, inputRate: inputRate), events: events, input: input)
+                    do {
+                        if let first {
+                            for piece in try framing.pieces(for: first) { try await writer.write(ByteBuffer(bytes: piece)) }
+                        }
+                        while let chunk = try await job.next(before: deadline, limit: limit) {
+                            for piece in try framing.pieces(for: chunk) { try await writer.write(ByteBuffer(bytes: piece)) }
+                        }
+                        for piece in try framing.finish() { try await writer.write(ByteBuffer(bytes: piece)) }
+                    } catch let error where events && !(error is CancellationError) {
+                        // Server-sent events can still say what went wrong; raw audio can only be cut off.
+                        logger.error("synthesis failed after the response started", metadata: ["error": "\(error)"])
+                        try await writer.write(ByteBuffer(bytes: SpeechStreamFraming.errorEvent(translate(error))))
+                    }
+                }
+                try await writer.finish(nil)
+                await end(.completed)
+                logger.info("synthesis finished", metadata: ["ms": "\(Self.milliseconds(since: started))"])
+            } catch is CancellationError {
+                await end(.cancelled)
+                logger.info("client went away; synthesis cancelled", metadata: ["ms": "\(Self.milliseconds(since: started))"])
+                throw CancellationError()
+            } catch {
+                await end(.failed)
+                logger.error("synthesis failed after the response started; connection cut", metadata: ["error": "\(error)"])
+                throw error
+            }
+        })
+    }
+
+    /// The body, within the size limit, as a speech request.
+    private func decode(_ request: inout Request) async throws -> SpeechRequestBody {
+        let limit = configuration.maxBodyBytes
+        let tooLarge = APIError(.contentTooLarge, "the request body is larger than the \(limit)-byte limit",
+                                code: "request_too_large")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        do {
+            return try JSONDecoder().decode(SpeechRequestBody.self, from: Data(buffer: body))
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(translating: error)
+        }
+    }
+
+    /// The synthesis request and voice for a validated body.
+    private func plan(_ speech: SpeechRequestBody) async throws -> (SynthesisRequest, VoiceDescription) {
+        guard !speech.input.allSatisfy(\.isWhitespace) else {
+            throw APIError.badRequest("input is empty: give the text (or SSML) to speak", param: "input", code: "invalid_input")
+        }
+        guard speech.input.count <= configuration.maxInputCharacters else {
+            throw APIError.badRequest("input has \(speech.input.count) characters; the limit is \(configuration.maxInputCharacters)",
+                                      param: "input", code: "string_above_max_length")
+        }
+        let speed = speech.speed ?? 1
+        guard (0.25...4).contains(speed) else {
+            throw APIError.badRequest("speed \(speed) is outside 0.25...4", param: "speed", code: "invalid_value")
+        }
+        let format = speech.responseFormat ?? .mp3
+        guard format.isAvailable else {
+            throw APIError.badRequest("response_format \(format.rawValue) is not available on this server "
+                + "(libsndfile lacks its encoder); use wav or pcm", param: "response_format", code: "invalid_value")
+        }
+        let voice = try await catalog.voice(speech.voice, model: speech.model)
+        let request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed)
+        return (request, voice)
+    }
+
+    private func translate(_ error: any Error) -> APIError {
+        if let timeout = error as? SynthesisTimeout {
+            return APIError(.serviceUnavailable, timeout.description, type: "server_error", code: "timeout")
+        }
+        return APIError(translating: error)
+    }
+
+    static func milliseconds(since start: ContinuousClock.Instant) -> Int {
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,60 @@
+import Hummingbird
+import Logging
+
+/// The OpenAI-compatible speech server: routes over a `SpeechBackend` (the `Engine`), with the
+/// safety settings of `ServerConfiguration`.
+public struct SpeechServer<Backend: SpeechBackend>: Sendable {
+    public let backend: Backend
+    public let configuration: ServerConfiguration
+    let admission: AdmissionControl
+
+    public init(backend: Backend, configuration: ServerConfiguration = .init()) {
+        self.backend = backend
+        self.configuration = configuration
+        self.admission = AdmissionControl(maxActive: configuration.maxConcurrentSyntheses,
+                                          maxQueued: configuration.maxQueuedRequests)
+    }
+
+    /// The routes, errors in OpenAI's shape, the API key check when one is set.
+    public func makeRouter() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: OpenAIErrorMiddleware())
+        if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
+
+        let catalog = ModelCatalog(backend: backend)
+        let info = InfoRoutes(backend: backend, catalog: catalog, admission: admission)
+        let speech = SpeechRoute(backend: backend, configuration: configuration, admission: admission, catalog: catalog)
+        router.get("/health") { _, _ in await info.health() }
+        router.get("/v1/models") { _, _ in await info.models() }
+        router.get("/v1/models/:id") { _, context in try await info.model(context.parameters.require("id")) }
+        router.get("/v1/audio/voices") { _, _ in await info.voices() }
+        router.post("/v1/audio/speech") { request, context in try await speech.handle(request, context: context) }
+        return router
+    }
+
+    /// The application, bound as configured. `onRunning` gets the port actually bound (useful with port 0).
+    public func makeApplication(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
+        -> some ApplicationProtocol {
+        Application(
+            router: makeRouter(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "warble"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger
+        )
+    }
+
+    /// Serves until SIGINT or SIGTERM with a logger writing to standard error at `logLevel`
+    /// ("trace" … "critical").
+    public func run(logLevel: String, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "warble.serve", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        try await run(logger: logger, onRunning: onRunning)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then stops accepting, lets running requests finish, and returns.
+    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try configuration.validate()
+        try await makeApplication(logger: logger, onRunning: onRunning).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}

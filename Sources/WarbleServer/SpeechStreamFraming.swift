@@ -1,0 +1,108 @@
+import Foundation
+import WarbleModels
+
+/// Frames a request's chunks as the response body: the audio bytes themselves (`stream_format`
+/// "audio"), or server-sent events carrying base64 audio plus the marks, words and sentences with
+/// their times (`stream_format` "sse", Warble's timing extension of OpenAI's event stream).
+///
+/// Not `Sendable`: it owns the encoder and belongs to the task writing the response.
+final class SpeechStreamFraming {
+    let encoder: AudioStreamEncoder
+    let events: Bool
+    private let input: String.UTF8View
+    private var samplesSoFar = 0
+
+    init(encoder: AudioStreamEncoder, events: Bool, input: String) {
+        self.encoder = encoder
+        self.events = events
+        self.input = input.utf8
+    }
+
+    /// The body pieces for one chunk, in order.
+    func pieces(for chunk: AudioChunk) throws -> [Data] {
+        let audio = try encoder.encode(chunk.samples)
+        defer { samplesSoFar += chunk.samples.count }
+        guard events else { return audio.isEmpty ? [] : [audio] }
+        var pieces = chunk.events.map { event(for: $0, sampleRate: chunk.sampleRate) }
+        if !audio.isEmpty { pieces.append(Self.sse(AudioDelta(audio: audio.base64EncodedString()))) }
+        return pieces
+    }
+
+    /// The closing pieces: the encoder's tail (or whole compressed file), and in SSE the done event.
+    func finish() throws -> [Data] {
+        let tail = try encoder.finish()
+        guard events else { return tail.isEmpty ? [] : [tail] }
+        var pieces: [Data] = []
+        if !tail.isEmpty { pieces.append(Self.sse(AudioDelta(audio: tail.base64EncodedString()))) }
+        pieces.append(Self.sse(Done(duration: Double(samplesSoFar) / Double(encoder.inputRate),
+                                    sampleRate: encoder.outputRate)))
+        return pieces
+    }
+
+    /// An SSE `error` event for a failure after the response has started.
+    static func errorEvent(_ error: APIError) -> Data {
+        sse(ErrorEvent(error: .init(message: error.message, type: error.type, param: error.param, code: error.code)))
+    }
+
+    private func event(for event: SpeechEvent, sampleRate: Int) -> Data {
+        let time = { (offset: Int) in Double(self.samplesSoFar + offset) / Double(sampleRate) }
+        switch event {
+        case .mark(let name, let offset):
+            return Self.sse(Timing(type: "speech.mark", time: time(offset), name: name))
+        case .word(let range, let offset, let estimated):
+            return Self.sse(Timing(type: "speech.word", time: time(offset), text: text(range), start: range.lowerBound,
+                                   end: range.upperBound, estimated: estimated))
+        case .sentence(let range, let offset):
+            return Self.sse(Timing(type: "speech.sentence", time: time(offset), text: text(range),
+                                   start: range.lowerBound, end: range.upperBound))
+        }
+    }
+
+    /// The input's text in a UTF-8 byte range (empty when the range falls outside).
+    private func text(_ range: Range<Int>) -> String {
+        guard range.lowerBound >= 0, range.upperBound <= input.count else { return "" }
+        let start = input.index(input.startIndex, offsetBy: range.lowerBound)
+        let end = input.index(start, offsetBy: range.count)
+        return String(decoding: input[start..<end], as: UTF8.self)
+    }
+
+    private static func sse(_ payload: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let json = (try? encoder.encode(payload)) ?? Data("{}".utf8)
+        return Data("data: ".utf8) + json + Data("\n\n".utf8)
+    }
+
+    struct AudioDelta: Encodable {
+        var type = "speech.audio.delta"
+        var audio: String
+    }
+
+    struct Timing: Encodable {
+        var type: String
+        var time: Double
+        var name: String?
+        var text: String?
+        var start: Int?
+        var end: Int?
+        var estimated: Bool?
+    }
+
+    struct Done: Encodable {
+        struct Usage: Encodable {
+            var inputTokens = 0
+            var outputTokens = 0
+            var totalTokens = 0
+        }
+        var type = "speech.audio.done"
+        var duration: Double
+        var sampleRate: Int
+        var usage = Usage()
+    }
+
+    struct ErrorEvent: Encodable {
+        var type = "error"
+        var error: APIError.Payload.Detail
+    }
+}

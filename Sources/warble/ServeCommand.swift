@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import WarbleEngine
+import WarbleServer
+
+/// `warble serve`: the OpenAI-compatible speech API on this machine.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the installed voices over OpenAI's speech API (POST /v1/audio/speech).",
+        discussion: """
+            Binds 127.0.0.1 unless told otherwise; any other address needs an API key, which clients \
+            send as 'Authorization: Bearer KEY'. Stops on SIGINT or SIGTERM after running requests finish.
+
+            Examples:
+              warble serve --port 8880
+              curl -s localhost:8880/v1/audio/speech -H 'Content-Type: application/json' \\
+                -d '{"model":"tts-1","input":"Hello.","voice":"en_US-joe-medium","response_format":"wav"}' -o hello.wav
+              WARBLE_API_KEY=secret warble serve --host 0.0.0.0
+            """
+    )
+
+    @Option(help: "Address to bind (anything but loopback needs --api-key).")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0: any free port, printed when ready).")
+    var port = 8880
+
+    @Option(help: "API key clients must send as a Bearer token (default: $WARBLE_API_KEY; none on loopback).")
+    var apiKey: String?
+
+    @Option(help: "Syntheses running at the same time.")
+    var maxConcurrent = 2
+
+    @Option(help: "Requests waiting for a synthesis slot before the server answers 429.")
+    var maxQueue = 8
+
+    @Option(help: "Largest request body, in bytes (larger: 413).")
+    var maxBodyBytes = 64 << 10
+
+    @Option(help: "Longest input, in characters.")
+    var maxInputCharacters = 4096
+
+    @Option(help: "Time limit per request (queueing and synthesis), in seconds.")
+    var timeLimit: Double = 120
+
+    @Option(help: "Threads for ONNX Runtime per synthesis (0: one per core).")
+    var threads = 0
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    @Flag(help: "Do not load the default voice's model before accepting requests.")
+    var noPreload = false
+
+    func run() async throws {
+        let key = apiKey ?? ProcessInfo.processInfo.environment["WARBLE_API_KEY"]
+        let settings = ServerConfiguration(
+            host: host, port: port, apiKey: key?.isEmpty == false ? key : nil, maxBodyBytes: maxBodyBytes,
+            maxInputCharacters: maxInputCharacters, requestTimeLimit: .milliseconds(Int(timeLimit * 1000)),
+            maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue)
+        do { try settings.validate() } catch { throw ValidationError(error.description) }
+
+        let engine = EngineFactory.make(threads: threads)
+        if !noPreload, let voice = await engine.defaultVoice {
+            _ = try await engine.renderer(for: voice.model)
+        }
+        let server = SpeechServer(backend: engine, configuration: settings)
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        try await server.run(logLevel: logLevel) { port in
+            FileHandle.standardError.write(Data("warble: serving on http://\(shownHost):\(port)\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import WarbleModels
+import WarbleServer
+import WarbleText
+
+/// A synthetic backend: each sentence ("." separated) becomes `chunkSeconds` of a 220 Hz tone with a
+/// sentence and a word event, after `delay`. Words in the input steer failures:
+/// "nothing" → badInput at once, "BROKEN" → a model fault at once, "LATE" → a fault on the second
+/// chunk, "<bad" in SSML → a TextError with line and column.
+struct FakeSpeechBackend: SpeechBackend {
+    static let voices = [
+        VoiceDescription(id: "test-voice", displayName: "Test Voice", language: "en-US", model: "test-model", sampleRate: 22050),
+        VoiceDescription(id: "other-voice", displayName: "Other", language: "ja-JP", model: "other-model", sampleRate: 24000),
+    ]
+
+    var delay: Duration = .zero
+    var chunkSeconds = 0.2
+    let probe = Probe()
+
+    /// What the backend saw: syntheses started, finished, and stopped by cancellation.
+    actor Probe {
+        private(set) var started = 0
+        private(set) var finished = 0
+        private(set) var cancelled = 0
+        private(set) var requests: [SynthesisRequest] = []
+
+        func start(_ request: SynthesisRequest) { started += 1; requests.append(request) }
+        func finish() { finished += 1 }
+        func cancel() { cancelled += 1 }
+    }
+
+    func installedVoices() async -> [VoiceDescription] { Self.voices }
+    func defaultVoiceID() async -> String? { "test-voice" }
+
+    func voice(_ id: String?) async throws -> VoiceDescription {
+        guard let id else { return Self.voices[0] }
+        guard let voice = Self.voices.first(where: { $0.id == id }) else {
+            throw ModelError(.unknownVoice, "unknown voice '\(id)'; installed voices: test-voice, other-voice")
+        }
+        return voice
+    }
+
+    func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error> {
+        let run = Run(request: request, rate: Self.voices.first { $0.id == request.voice }?.sampleRate ?? 22050,
+                      delay: delay, chunkSeconds: chunkSeconds, probe: probe)
+        return AsyncThrowingStream(unfolding: { try await run.next() })
+    }
+
+    private actor Run {
+        let request: SynthesisRequest
+        let rate: Int
+        let delay: Duration
+        let chunkSeconds: Double
+        let probe: Probe
+        var sentences: [(text: Substring, range: Range<Int>)] = []
+        var index = 0
+        var began = false
+
+        init(request: SynthesisRequest, rate: Int, delay: Duration, chunkSeconds: Double, probe: Probe) {
+            self.request = request
+            self.rate = rate
+            self.delay = delay
+            self.chunkSeconds = chunkSeconds
+            self.probe = probe
+        }
+
+        func next() async throws -> AudioChunk? {
+            let text = request.text
+            if !began {
+                began = true
+                await probe.start(request)
+                if request.isSSML, let bad = text.range(of: "<bad") {
+                    let column = text.distance(from: text.startIndex, to: bad.lowerBound) + 1
+                    throw TextError(.ssml, "unexpected element <bad>", line: 1, column: column)
+                }
+                if text.contains("nothing") { throw ModelError(.badInput, "nothing to say in the input") }
+                if text.contains("BROKEN") { throw ModelError(.failed, "the model run failed") }
+                var offset = 0
+                for part in text.split(separator: ".", omittingEmptySubsequences: false) {
+                    let length = part.utf8.count
+                    if !part.allSatisfy(\.isWhitespace) { sentences.append((part, offset..<(offset + length))) }
+                    offset += length + 1
+                }
+            }
+            guard index < sentences.count else {
+                await probe.finish()
+                return nil
+            }
+            do { try await Task.sleep(for: delay) } catch {
+                await probe.cancel()
+                throw error
+            }
+            if index == 1, text.contains("LATE") { throw ModelError(.failed, "the model run failed late") }
+            let (_, range) = sentences[index]
+            index += 1
+            let count = Int(chunkSeconds * Double(rate))
+            let samples = (0..<count).map { Float(0.5 * sin(2 * Double.pi * 220 * Double($0) / Double(rate))) }
+            let firstWordEnd = text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: range.lowerBound)...]
+                .prefix { $0 != UInt8(ascii: ".") }.count
+            return AudioChunk(samples: samples, sampleRate: rate, events: [
+                .sentence(sourceRange: range, sampleOffset: 0),
+                .word(sourceRange: range.lowerBound..<(range.lowerBound + firstWordEnd), sampleOffset: 0, estimated: false),
+            ])
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+@testable import WarbleServer
+
+@Suite struct SafetyTests {
+    @Test func loopbackIsTheDefaultAndOtherAddressesNeedAKey() throws {
+        #expect(ServerConfiguration().host == "127.0.0.1")
+        #expect(throws: Never.self) { try ServerConfiguration().validate() }
+        #expect(throws: Never.self) { try ServerConfiguration(host: "::1").validate() }
+        let error = #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(host: "0.0.0.0").validate() }
+        #expect(error?.message.contains("API key") == true)
+        #expect(throws: Never.self) { try ServerConfiguration(host: "0.0.0.0", apiKey: "k").validate() }
+        #expect(throws: ServerConfigurationError.self) { try ServerConfiguration(maxConcurrentSyntheses: 0).validate() }
+    }
+
+    @Test func apiKeyIsRequiredWhenSet() async throws {
+        try await withServer(configuration: .init(apiKey: "sesame")) { client in
+            let missing = try await client.execute(uri: "/v1/models", method: .get)
+            #expect(missing.status == .unauthorized)
+            #expect(missing.headers[.wwwAuthenticate] == "Bearer")
+            #expect(try ErrorBody(missing).error.code == "invalid_api_key")
+            let wrong = try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer sesamf"])
+            #expect(wrong.status == .unauthorized)
+            let speech = try await client.speech(["model": "tts-1", "input": "Hi."], headers: [.authorization: "Bearer x"])
+            #expect(speech.status == .unauthorized)
+            let right = try await client.execute(uri: "/v1/models", method: .get, headers: [.authorization: "Bearer sesame"])
+            #expect(right.status == .ok)
+            let health = try await client.execute(uri: "/health", method: .get)
+            #expect(health.status == .ok)
+        }
+    }
+
+    @Test func constantTimeComparison() {
+        typealias M = APIKeyMiddleware<BasicRequestContext>
+        #expect(M.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+        #expect(!M.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
+        #expect(!M.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+        #expect(!M.constantTimeEqual([], Array("a".utf8)))
+    }
+
+    @Test func fullQueueIs429WithRetryAfter() async throws {
+        let backend = FakeSpeechBackend(delay: .milliseconds(400))
+        let server = SpeechServer(backend: backend, configuration: .init(maxConcurrentSyntheses: 1, maxQueuedRequests: 1))
+        try await Application(router: server.makeRouter()).test(.router) { client in
+            let slow = ["model": "tts-1", "input": "One. Two.", "response_format": "wav"]
+            async let first = client.speech(slow)
+            try await waitUntil { await server.admission.active == 1 }
+            async let second = client.speech(slow)
+            try await waitUntil { await server.admission.queued == 1 }
+            let third = try await client.speech(slow)
+            #expect(third.status == .tooManyRequests)
+            #expect(third.headers[.retryAfter] == "1")
+            #expect(try ErrorBody(third).error.code == "rate_limit_exceeded")
+            #expect(try await first.status == .ok)
+            #expect(try await second.status == .ok)  // waited in the queue, then ran
+        }
+        #expect(await server.admission.counters == .init(completed: 2, rejected: 1))
+        #expect(await server.admission.active == 0)
+    }
+
+    @Test func timeLimitBeforeTheFirstChunkIs503AndStopsTheWork() async throws {
+        let backend = FakeSpeechBackend(delay: .seconds(5))
+        let configuration = ServerConfiguration(requestTimeLimit: .milliseconds(200))
+        let started = ContinuousClock.now
+        try await withServer(backend, configuration: configuration) { client in
+            let response = try await client.speech(["model": "tts-1", "input": "Slow.", "response_format": "wav"])
+            #expect(response.status == .serviceUnavailable)
+            #expect(try ErrorBody(response).error.code == "timeout")
+        }
+        #expect(ContinuousClock.now - started < .seconds(3))
+        try await waitUntil { await backend.probe.cancelled == 1 }
+    }
+
+    @Test func cancellingTheRequestStopsSynthesisAndFreesTheSlot() async throws {
+        let backend = FakeSpeechBackend(delay: .milliseconds(300))
+        let server = SpeechServer(backend: backend, configuration: .init(maxConcurrentSyntheses: 1))
+        try await Application(router: server.makeRouter()).test(.router) { client in
+            let request = Task {
+                try await client.speech(["model": "tts-1", "input": "A. B. C. D. E. F. G. H.", "response_format": "wav"])
+            }
+            try await waitUntil { await backend.probe.started == 1 }
+            try await Task.sleep(for: .milliseconds(450))  // into the second sentence
+            request.cancel()
+            _ = try? await request.value
+            try await waitUntil { await server.admission.active == 0 }
+            #expect(await backend.probe.cancelled == 1)
+            #expect(await backend.probe.finished == 0)
+            #expect(await server.admission.counters.cancelled == 1)
+            // The slot is free again.
+            let next = try await client.speech(["model": "tts-1", "input": "Again.", "response_format": "wav"])
+            #expect(next.status == .ok)
+        }
+    }
+}
+
+/// Polls `condition` every 10 ms for up to 5 s; fails the test if it never holds.
+func waitUntil(sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () async -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while ContinuousClock.now < deadline {
+        if await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("condition not met within 5 s", sourceLocation: sourceLocation)
+}

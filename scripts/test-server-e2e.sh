@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# End-to-end test of `warble serve`: builds warble, starts the server on a free loopback port with an
+# API key, runs tools/server/e2e.py (OpenAI's Python client, curl, a raw socket that disconnects),
+# which ends by sending SIGTERM during a request; then checks the server exited cleanly.
+# Needs the default voices (scripts/setup.sh) and the Python tools (scripts/python-env.sh).
+#
+#   scripts/test-server-e2e.sh [--release]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$warble_root"
+
+config=debug
+[[ "${1:-}" == "--release" ]] && config=release
+scratch="${WARBLE_SERVER_SCRATCH:-.build}"
+
+"$warble_root/scripts/python-env.sh" >/dev/null
+command -v curl >/dev/null || die "curl is needed (apt-get install curl)"
+
+say "building warble ($config)"
+swift build -c "$config" --scratch-path "$scratch" --product warble >/dev/null || die "the build failed"
+warble="$scratch/$config/warble"
+
+log="$(mktemp)"
+key="e2e-$RANDOM$RANDOM"
+WARBLE_API_KEY="$key" "$warble" serve --host 127.0.0.1 --port 0 --log-level notice >"$log" 2>&1 &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null || true; rm -f "$log"; }
+trap cleanup EXIT
+
+port=""
+for _ in $(seq 1 600); do
+    port="$(sed -n 's|^warble: serving on http://127.0.0.1:\([0-9]*\)$|\1|p' "$log")"
+    [[ -n "$port" ]] && break
+    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; die "warble serve exited before listening"; }
+    sleep 0.1
+done
+[[ -n "$port" ]] || { cat "$log" >&2; die "warble serve did not start listening within 60 s"; }
+say "warble serve listening on 127.0.0.1:$port (pid $pid)"
+
+status=0
+.venv/bin/python tools/server/e2e.py --base-url "http://127.0.0.1:$port/v1" --api-key "$key" --pid "$pid" || status=1
+
+# e2e.py sent SIGTERM: the server must stop by itself, with exit status 0.
+for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then
+    say "FAIL the server did not stop within 10 s of SIGTERM"; status=1
+else
+    wait "$pid" && say "ok   the server stopped cleanly after SIGTERM" \
+        || { say "FAIL the server exited with status $? after SIGTERM"; status=1; }
+fi
+((status == 0)) || { echo "--- server log ---" >&2; cat "$log" >&2; die "server end-to-end test failed"; }
+say "server end-to-end test passed"

@@ -1,0 +1,180 @@
+"""End-to-end check of `warble serve` with OpenAI's official Python client, curl and a raw socket.
+
+Run by scripts/test-server-e2e.sh, which builds warble, starts the server and passes its address,
+API key and process id. Every check decodes the audio it receives (sample rate, duration, level).
+Exits non-zero with a list of failures.
+"""
+
+import argparse
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+
+import numpy as np
+import openai
+import soundfile
+
+PIPER = "en_US-joe-medium"  # 22050 Hz
+TEXT = "Hello from Warble. This sentence is spoken by a local voice, streamed as it is made."
+LONG = " ".join(f"This is sentence number {i}, long enough to take a moment to speak." for i in range(1, 41))
+
+failures: list[str] = []
+
+
+def check(condition: bool, what: str) -> None:
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def decode(data: bytes, *, pcm: bool = False) -> tuple[np.ndarray, int]:
+    if pcm:
+        return np.frombuffer(data, dtype="<i2").astype(np.float32) / 32768.0, 24000
+    samples, rate = soundfile.read(io.BytesIO(data), dtype="float32")
+    return samples, rate
+
+
+def check_audio(name: str, data: bytes, rate: int, *, pcm: bool = False, min_s: float = 2.0, max_s: float = 15.0):
+    samples, got = decode(data, pcm=pcm)
+    duration = len(samples) / got
+    rms = float(np.sqrt(np.mean(np.square(samples)))) if len(samples) else 0.0
+    check(got == rate, f"{name}: sample rate {got} == {rate}")
+    check(min_s <= duration <= max_s, f"{name}: duration {duration:.2f} s within [{min_s}, {max_s}]")
+    check(rms > 0.01, f"{name}: not silent (RMS {rms:.3f} > 0.01)")
+    return duration
+
+
+def health(base: str, key: str) -> dict:
+    with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
+        return json.load(response)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base-url", required=True, help="e.g. http://127.0.0.1:8880/v1")
+    parser.add_argument("--api-key", required=True)
+    parser.add_argument("--pid", type=int, help="server process: checks graceful shutdown at the end (SIGTERM)")
+    args = parser.parse_args()
+    base, key = args.base_url, args.api_key
+    client = openai.OpenAI(base_url=base, api_key=key, max_retries=0, timeout=120)
+
+    # 1. Non-streamed create, every response_format.
+    wav = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format="wav").content
+    check(wav[:4] == b"RIFF" and wav.count(b"RIFF") == 1, "wav: one RIFF header")
+    reference = check_audio("create wav", wav, 22050)
+    for fmt, rate in (("mp3", 22050), ("flac", 22050), ("opus", 24000)):
+        data = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format=fmt).content
+        duration = check_audio(f"create {fmt}", data, rate)
+        check(abs(duration - reference) < 0.15, f"{fmt}: duration {duration:.2f} s matches wav {reference:.2f} s (±0.15)")
+    pcm = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format="pcm", speed=1.0).content
+    duration = check_audio("create pcm", pcm, 24000, pcm=True)
+    check(abs(duration - reference) < 0.01, f"pcm: 24 kHz duration {duration:.3f} s matches wav (±0.01)")
+    kokoro = next((v["id"] for v in json.load(urllib.request.urlopen(urllib.request.Request(
+        base + "/audio/voices", headers={"Authorization": f"Bearer {key}"})))["data"] if v["sample_rate"] == 24000), None)
+    if kokoro:
+        data = client.audio.speech.create(model="tts-1", voice=kokoro, input=TEXT, response_format="wav").content
+        check_audio(f"create wav ({kokoro})", data, 24000)
+
+    # 2. The streaming response helper: bytes arrive before synthesis ends.
+    started = time.monotonic()
+    first_at, pieces = None, []
+    with client.audio.speech.with_streaming_response.create(
+            model="tts-1", voice=PIPER, input=LONG, response_format="pcm") as response:
+        check(response.headers.get("content-type") == "audio/pcm", "streaming: content-type audio/pcm")
+        for piece in response.iter_bytes():
+            if first_at is None:
+                first_at = time.monotonic() - started
+            pieces.append(piece)
+    total = time.monotonic() - started
+    check_audio("streamed pcm (40 sentences)", b"".join(pieces), 24000, pcm=True, min_s=60, max_s=400)
+    print(f"     streaming: first bytes after {first_at:.2f} s, all after {total:.2f} s", flush=True)
+    check(first_at is not None and first_at < total / 3, "streaming: first bytes well before the end")
+
+    # 3. Errors through the client.
+    try:
+        client.audio.speech.create(model="tts-1", voice="alloy", input=TEXT)
+        check(False, "unknown voice raises NotFoundError")
+    except openai.NotFoundError as error:
+        check(error.status_code == 404 and "alloy" in str(error), "unknown voice: 404 naming it")
+    try:
+        client.audio.speech.create(model="tts-1", voice=PIPER, input="<speak>Hi <bad></speak>")
+        check(False, "bad SSML raises BadRequestError")
+    except openai.BadRequestError as error:
+        check("line 1" in str(error), "bad SSML: 400 with line and column")
+    try:
+        openai.OpenAI(base_url=base, api_key="wrong", max_retries=0).audio.speech.create(
+            model="tts-1", voice=PIPER, input=TEXT)
+        check(False, "wrong API key raises AuthenticationError")
+    except openai.AuthenticationError as error:
+        check(error.status_code == 401, "wrong API key: 401")
+
+    # 4. curl: a WAV file, and the SSE extension with marks and word timings.
+    body = json.dumps({"model": "tts-1", "voice": PIPER, "input": TEXT, "response_format": "wav"})
+    out = subprocess.run(["curl", "-sS", "--fail-with-body", "-H", f"Authorization: Bearer {key}",
+                          "-H", "Content-Type: application/json", "-d", body, base + "/audio/speech"],
+                         capture_output=True, timeout=120)
+    check(out.returncode == 0, "curl wav: success")
+    check_audio("curl wav", out.stdout, 22050)
+    ssml = '<speak>Before the mark <mark name="here"/> and after it. Second sentence.</speak>'
+    body = json.dumps({"model": "tts-1", "voice": PIPER, "input": ssml, "response_format": "wav", "stream_format": "sse"})
+    out = subprocess.run(["curl", "-sSN", "--fail-with-body", "-H", f"Authorization: Bearer {key}",
+                          "-H", "Content-Type: application/json", "-d", body, base + "/audio/speech"],
+                         capture_output=True, timeout=120)
+    events = [json.loads(line[6:]) for line in out.stdout.decode().split("\n") if line.startswith("data: ")]
+    kinds = [e["type"] for e in events]
+    check("speech.mark" in kinds and any(e.get("name") == "here" for e in events), "sse: the SSML mark arrives")
+    check(kinds.count("speech.sentence") >= 2, f"sse: sentence events ({kinds.count('speech.sentence')})")
+    words = [e for e in events if e["type"] == "speech.word"]
+    check(len(words) >= 8 and words[0]["text"] == "Before", f"sse: word boundaries ({len(words)}, first {words[:1]})")
+    check(all(a["time"] <= b["time"] for a, b in zip(words, words[1:])), "sse: word times increase")
+    audio = b"".join(__import__("base64").b64decode(e["audio"]) for e in events if e["type"] == "speech.audio.delta")
+    check_audio("sse audio", audio, 22050, min_s=1.5)
+    check(kinds[-1] == "speech.audio.done", "sse: ends with speech.audio.done")
+
+    # 5. A client that goes away cancels its synthesis and frees the slot.
+    before = health(base, key)["requests"]["cancelled"]
+    host, port = base.split("//")[1].split("/")[0].rsplit(":", 1)
+    payload = json.dumps({"model": "tts-1", "voice": PIPER, "input": LONG, "response_format": "wav"}).encode()
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(b"POST /v1/audio/speech HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     + f"Authorization: Bearer {key}\r\nContent-Length: {len(payload)}\r\n\r\n".encode() + payload)
+        received = sock.recv(4096)
+        check(received.startswith(b"HTTP/1.1 200"), "disconnect: the response started")
+    deadline = time.monotonic() + 10
+    state = health(base, key)
+    while time.monotonic() < deadline and (state["active"] or state["requests"]["cancelled"] == before):
+        time.sleep(0.1)
+        state = health(base, key)
+    check(state["requests"]["cancelled"] == before + 1 and state["active"] == 0,
+          f"disconnect: synthesis cancelled and slot freed ({state})")
+
+    # 6. Graceful shutdown: a request in flight completes after SIGTERM.
+    if args.pid:
+        result = {}
+
+        def speak():
+            result["data"] = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT + " " + TEXT,
+                                                        response_format="wav").content
+
+        thread = threading.Thread(target=speak)
+        thread.start()
+        time.sleep(0.3)
+        os.kill(args.pid, signal.SIGTERM)
+        thread.join(60)
+        check("data" in result, "shutdown: the request in flight completed")
+        if "data" in result:
+            check_audio("shutdown wav", result["data"], 22050, min_s=4)
+
+    print(f"\n{len(failures)} failure(s)" + ("" if not failures else ": " + "; ".join(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
