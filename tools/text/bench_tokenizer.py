@@ -39,7 +39,7 @@ def run(tokenizer_json: str, text_file: str, runs: int, mode: str) -> None:
     lines = text.split("\n")
     times, count = [], 0
     for _ in range(runs):
-        # A fresh tokenizer each run: its word cache starts cold, as the Swift side's does.
+        # A fresh tokenizer each run: its word cache starts cold, as on the Swift side.
         tok = Tokenizer.from_file(tokenizer_json)
         start = time.perf_counter()
         if mode == "lines":

@@ -25,7 +25,6 @@ extension BPETokenizer {
 
     /// Mutable buffers reused across the pieces of one `encode` call.
     struct EncodeState {
-        var cache: [[UInt8]: [Int32]] = [:]
         var pieces: [Range<Int>] = []
         var scratch: [Range<Int>] = []
         var symbols: [Int32] = []
@@ -65,13 +64,13 @@ extension BPETokenizer {
         for range in state.pieces {
             let piece = UnsafeBufferPointer(rebasing: buffer[range])
             let key = Array(piece)
-            if let cached = state.cache[key] {
+            if let cached = cache.ids(for: key) {
                 ids.append(contentsOf: cached)
                 continue
             }
             let start = ids.count
             model.encode(piece, into: &ids, symbols: &state.symbols)
-            if state.cache.count < 100_000 { state.cache[key] = Array(ids[start...]) }
+            cache.store(Array(ids[start...]), for: key)
         }
     }
 

@@ -25,6 +25,7 @@ public struct BPETokenizer: Sendable {
     let addedByID: [Int32: AddedToken]
     let addedIDs: [String: Int32]
     let decodesBytes: Bool
+    let cache = WordCache()
 
     /// The added tokens (specials and others) the tokenizer matches before splitting.
     public let addedTokens: [AddedToken]

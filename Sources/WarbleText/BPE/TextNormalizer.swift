@@ -12,10 +12,18 @@ indirect enum TextNormalizer: Sendable {
         switch self {
         // Foundation's decompositions are put in canonical order again before composing: on Linux it can leave
         // combining marks that come from a compatibility mapping (U+FF9E → U+3099) out of order.
-        case .nfc: return Self.canonicalOrder(text.decomposedStringWithCanonicalMapping).precomposedStringWithCanonicalMapping
-        case .nfd: return Self.canonicalOrder(text.decomposedStringWithCanonicalMapping)
-        case .nfkc: return Self.canonicalOrder(text.decomposedStringWithCompatibilityMapping).precomposedStringWithCanonicalMapping
-        case .nfkd: return Self.canonicalOrder(text.decomposedStringWithCompatibilityMapping)
+        case .nfc:
+            if text.unicodeScalars.allSatisfy(Self.isNFCStable) { return text }
+            return Self.canonicalOrder(text.decomposedStringWithCanonicalMapping).precomposedStringWithCanonicalMapping
+        case .nfd:
+            if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+            return Self.canonicalOrder(text.decomposedStringWithCanonicalMapping)
+        case .nfkc:
+            if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+            return Self.canonicalOrder(text.decomposedStringWithCompatibilityMapping).precomposedStringWithCanonicalMapping
+        case .nfkd:
+            if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+            return Self.canonicalOrder(text.decomposedStringWithCompatibilityMapping)
         case .lowercase: return text.lowercased()
         case .strip(let left, let right):
             var scalars = Substring(text).unicodeScalars[...]
@@ -30,6 +38,20 @@ indirect enum TextNormalizer: Sendable {
             return text.isEmpty ? text : prefix + text
         case .sequence(let steps):
             return steps.reduce(text) { $1.apply($0) }
+        }
+    }
+
+    /// Scalars that NFC never changes and that never combine with a neighbour from this list: text made only
+    /// of them is already in NFC (the fast path for Latin, Cyrillic, CJK, kana, Hangul syllables, emoji).
+    /// Combining marks, conjoining jamo, kana voicing marks and canonical singletons are left out.
+    static func isNFCStable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0000...0x02FF, 0x0400...0x0482, 0x048A...0x052F, 0x05D0...0x05EA, 0x2002...0x206F, 0x3000...0x3029,
+            0x3041...0x3096, 0x309B...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFFEF,
+            0x1F300...0x1FAFF:
+            return true
+        default:
+            return false
         }
     }
 
