@@ -63,4 +63,24 @@ import Testing
         }
         #expect(failures == 0, "\(failures) of \(corpus.count) lines differ from Python tokenizers")
     }
+
+    /// One tokenizer shared by many tasks (its word cache is shared too) gives the same ids as Python.
+    @Test func concurrentEncodingMatches() async throws {
+        let corpus = try Fixtures.json("corpus.json", as: [String].self)
+        let golden = try Fixtures.json("goldens/qwen2.json", as: Golden.self)
+        let tokenizer = try Self.load("qwen2")
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    var failures = 0
+                    for k in stride(from: worker, to: corpus.count, by: 4) where tokenizer.encode(corpus[k]) != golden.cases[k].ids {
+                        failures += 1
+                    }
+                    return failures
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+    }
 }
