@@ -33,6 +33,8 @@ public struct WhisperRecognizer: SpeechRecognizer {
     public func transcribeAll(_ audio: AudioBuffer, options: TranscriptionOptions) async throws -> [TranscriptSegment] {
         var segments: [TranscriptSegment] = []
         for try await segment in transcribe(audio, options: options) { segments.append(segment) }
+        // A cancelled consumer ends the stream early without an error: report it as one.
+        try Task.checkCancellation()
         return segments
     }
 

@@ -1,0 +1,69 @@
+import WarbleAudio
+
+/// Any recognizer behind Silero VAD: only the speech stretches (padded) go to the recognizer, joined
+/// end to end, and segment times are mapped back to the original audio (faster-whisper's
+/// `vad_filter`). No speech at all gives no segments.
+public struct VoiceActivityFilter<Recognizer: SpeechRecognizer>: SpeechRecognizer {
+    public let recognizer: Recognizer
+    public let vad: SileroVAD
+    public var detection: SpeechDetectionOptions
+
+    public init(recognizer: Recognizer, vad: SileroVAD, detection: SpeechDetectionOptions = .init()) {
+        self.recognizer = recognizer
+        self.vad = vad
+        self.detection = detection
+    }
+
+    public func transcribe(_ audio: AudioBuffer, options: TranscriptionOptions) -> AsyncThrowingStream<TranscriptSegment, any Error> {
+        let (vad, detection, recognizer) = (vad, detection, recognizer)
+        return AsyncThrowingStream { continuation in
+            let task = Task.detached {
+                do {
+                    let samples = try WhisperRecognizer.whisperSamples(audio)
+                    let probabilities = try vad.probabilities(samples, padLast: true)
+                    let ranges = SpeechDetection.ranges(probabilities: probabilities, sampleCount: samples.count,
+                                                        options: detection)
+                    guard !ranges.isEmpty else { return continuation.finish() }
+                    var speech: [Float] = []
+                    for range in ranges { speech += samples[range.start..<range.end] }
+                    let map = SpeechTimeMap(ranges: ranges, sampleRate: SileroVAD.sampleRate)
+                    let inner = recognizer.transcribe(AudioBuffer(mono: speech, sampleRate: SileroVAD.sampleRate),
+                                                      options: options)
+                    for try await var segment in inner {
+                        segment.start = map.originalTime(segment.start)
+                        segment.end = map.originalTime(segment.end, isEnd: true)
+                        continuation.yield(segment)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// Maps times in speech-only audio (the ranges joined end to end) back to the original audio.
+struct SpeechTimeMap {
+    let ranges: [SpeechRange]
+    let sampleRate: Int
+    /// End of each range in the joined audio.
+    let joinedEnds: [Int]
+
+    init(ranges: [SpeechRange], sampleRate: Int) {
+        self.ranges = ranges
+        self.sampleRate = sampleRate
+        var total = 0
+        joinedEnds = ranges.map { total += $0.end - $0.start; return total }
+    }
+
+    func originalTime(_ seconds: Double, isEnd: Bool = false) -> Double {
+        let sample = Int((seconds * Double(sampleRate)).rounded())
+        // The range holding the sample (an end exactly on a boundary stays in the earlier range).
+        var index = joinedEnds.firstIndex { isEnd ? sample <= $0 : sample < $0 } ?? (ranges.count - 1)
+        index = max(0, index)
+        let joinedStart = index == 0 ? 0 : joinedEnds[index - 1]
+        return Double(ranges[index].start + sample - joinedStart) / Double(sampleRate)
+    }
+}

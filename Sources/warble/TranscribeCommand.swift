@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import WarbleAudio
+import WarbleEngine
+
+/// `warble transcribe`: speech to text with Whisper, locally.
+struct TranscribeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transcribe",
+        abstract: "Transcribe speech (any format libsndfile reads; - for standard input) with Whisper.",
+        discussion: """
+            Segments are printed as they are decoded. --task translate gives English text from speech in \
+            any language the model knows (multilingual models only). Install models with \
+            tools/whisper/install.sh whisper-tiny.en (default) or whisper-base (multilingual).
+            """
+    )
+
+    @Argument(help: "Audio files; - reads standard input.")
+    var files: [String]
+
+    @OptionGroup var recognition: RecognitionOptions
+
+    @Option(help: "transcribe or translate (into English).")
+    var task: TranscriptionOptions.Task = .transcribe
+
+    @Option(help: "Output format: text, srt, vtt or json.")
+    var format: TranscriptFormat = .text
+
+    @Option(name: .shortAndLong, help: "Write the transcript to this file instead of standard output.")
+    var output: String?
+
+    @Flag(help: "No progress messages on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        if files.isEmpty { throw ValidationError("give at least one audio file (or - for standard input)") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
+        if files.count > 1, format == .srt || format == .vtt, output != nil {
+            throw ValidationError("--format \(format.rawValue) with -o takes one input file")
+        }
+        try recognition.validate()
+    }
+
+    func run() async throws {
+        do {
+            let model = try SpeechInput.whisper(recognition.model, threads: recognition.threads)
+            var rendered: [String] = []
+            for file in files {
+                let audio = try SpeechInput.read(file)
+                let segments = try await recognition.transcribe(audio, model: model, task: task,
+                                                                progress: quiet ? nil : file)
+                let text = try format.render(segments, language: segments.first?.language, duration: audio.duration)
+                if files.count > 1, format != .json {
+                    rendered.append((format == .text ? "# \(file)\n" : "") + text)
+                } else {
+                    rendered.append(text)
+                }
+            }
+            var all = rendered.joined(separator: format == .text ? "\n" : "")
+            if format == .json, files.count > 1 { all = "[\n" + rendered.joined(separator: ",\n") + "]\n" }
+            if let output {
+                try Data(all.utf8).write(to: URL(fileURLWithPath: output))
+                if !quiet { SpeechInput.note("wrote \(output)") }
+            } else {
+                FileHandle.standardOutput.write(Data(all.utf8))
+            }
+        } catch let error as ModelError {
+            throw ValidationError(error.message)
+        }
+    }
+}
+
+extension TranscriptionOptions.Task: ExpressibleByArgument {}
+
+/// Options shared by `transcribe` and `translate`.
+struct RecognitionOptions: ParsableArguments {
+    @Option(help: "Whisper model id (see `warble models`).")
+    var model = "whisper-tiny.en"
+
+    @Option(help: "Spoken language code (en, de, …) or auto to detect it.")
+    var language = "auto"
+
+    @Option(help: "Beam width (1: greedy).")
+    var beamSize = 5
+
+    @Flag(help: "Skip silence with Silero VAD before Whisper.")
+    var vad = false
+
+    @Option(help: "ONNX Runtime threads (0: automatic).")
+    var threads = 0
+
+    func validate() throws {
+        if beamSize < 1 || beamSize > 32 { throw ValidationError("--beam-size must be 1…32, got \(beamSize)") }
+        if threads < 0 { throw ValidationError("--threads must be 0 or more") }
+    }
+
+    /// Runs Whisper on `audio`, writing progress to standard error for long audio when `progress`
+    /// names the input.
+    func transcribe(_ audio: AudioBuffer, model: WhisperModel, task: TranscriptionOptions.Task,
+                    progress: String?) async throws -> [TranscriptSegment] {
+        let options = TranscriptionOptions(language: language == "auto" ? nil : language, task: task,
+                                           beamSize: beamSize)
+        let recognizer = WhisperRecognizer(model: model)
+        let duration = audio.duration
+        let report = progress != nil && duration > 60
+        var segments: [TranscriptSegment] = []
+        let stream: AsyncThrowingStream<TranscriptSegment, any Error>
+        if vad {
+            stream = try VADLoader.filter(recognizer).transcribe(audio, options: options)
+        } else {
+            stream = recognizer.transcribe(audio, options: options)
+        }
+        for try await segment in stream {
+            segments.append(segment)
+            if report {
+                SpeechInput.note(String(format: "%@: %.1f of %.1f s", progress ?? "", min(segment.end, duration), duration))
+            }
+        }
+        if report { SpeechInput.note(String(format: "%@: done (%.1f s)", progress ?? "", duration)) }
+        return segments
+    }
+}
