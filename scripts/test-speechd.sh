@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Integration test of sd_warble, Warble's speech-dispatcher output module, with the real
+# speech-dispatcher from Debian: a private PulseAudio whose null sink is recorded, a private
+# speech-dispatcher configured with the warble module, driven by spd-say and python3-speechd.
+#
+# Checks: speech is produced (captured and measured), index marks arrive in order and as playback
+# reaches them, STOP silences within 100 ms, `spd-say -o warble -L` lists the voices, an unknown voice
+# falls back (log line), and `warble speechd install|uninstall` makes `spd-say -o warble` work for a
+# user and then not. Prints the medians of SPEAK→first audio, CHAR→audio and STOP→silence.
+#
+#   scripts/test-speechd.sh              # debug build (shares .build with scripts/test.sh)
+#   scripts/test-speechd.sh --release    # release build, for the figures
+# Environment: SPEECHD_RUNS (repetitions per figure, default 5), KEEP=1 keeps the work directory,
+# SWIFT_SCRATCH_PATH builds elsewhere than .build.
+# Needs the models (scripts/setup.sh). Installs its apt packages when missing. Last line:
+# "N passed, N failed"; exits non-zero on any failure.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$warble_root"
+
+configuration=debug
+[[ "${1:-}" == "--release" ]] && configuration=release
+runs="${SPEECHD_RUNS:-5}"
+
+# --- packages -----------------------------------------------------------------------------------
+packages=(speech-dispatcher python3-speechd pulseaudio pulseaudio-utils sox)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo=()
+    if [[ $EUID -ne 0 ]]; then
+        command -v sudo >/dev/null || die "need root to install ${missing[*]}: run 'apt-get install ${missing[*]}' as root"
+        sudo=(sudo)
+    fi
+    say "installing ${missing[*]}"
+    "${sudo[@]}" apt-get update -qq >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "apt-get install ${missing[*]} failed"
+fi
+[[ -d "$WARBLE_HOME/models" ]] || die "no models in $WARBLE_HOME/models: run scripts/setup.sh first"
+
+# --- build --------------------------------------------------------------------------------------
+say "building sd_warble and warble ($configuration)"
+scratch=()
+[[ -n "${SWIFT_SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SWIFT_SCRATCH_PATH")
+swift build "${scratch[@]}" -c "$configuration" --product sd_warble >/dev/null || die "building sd_warble failed"
+swift build "${scratch[@]}" -c "$configuration" --product warble >/dev/null || die "building warble failed"
+bin="$(swift build "${scratch[@]}" -c "$configuration" --show-bin-path)"
+sd_warble="$bin/sd_warble"
+warble="$bin/warble"
+
+# --- a private world ----------------------------------------------------------------------------
+work="$(mktemp -d /tmp/warble-speechd.XXXXXX)"
+pids=()
+cleanup() {
+    local pid
+    for pidfile in "$work"/run/speech-dispatcher/pid/*.pid "$work/speechd.pid"; do
+        [[ -f "$pidfile" ]] && pids+=("$(cat "$pidfile")")
+    done
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do
+        for _ in {1..30}; do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null || true
+    done
+    if [[ "${KEEP:-0}" == 1 ]]; then say "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+mkdir -p "$work"/{home,run,conf/modules,log}
+chmod 700 "$work/run"
+export HOME="$work/home" XDG_RUNTIME_DIR="$work/run" XDG_CONFIG_HOME="$work/home/.config"
+export XDG_DATA_HOME="$work/home/.local/share" XDG_CACHE_HOME="$work/home/.cache"
+export PULSE_SERVER="unix:$work/run/native"
+unset SPEECHD_ADDRESS DISPLAY DBUS_SESSION_BUS_ADDRESS
+
+passed=0
+failed=0
+pass() { printf 'PASS %s\n' "$*"; passed=$((passed + 1)); }
+fail() { printf 'FAIL %s\n' "$*"; failed=$((failed + 1)); }
+
+say "starting PulseAudio with a null sink"
+pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
+    -L "module-native-protocol-unix auth-anonymous=1 socket=$work/run/native" \
+    -L "module-null-sink sink_name=cap rate=22050 channels=1" -L module-always-sink \
+    --log-target="file:$work/log/pulse.log" &
+pids+=($!)
+for _ in {1..50}; do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
+pactl info >/dev/null 2>&1 || die "PulseAudio did not start (see $work/log/pulse.log; KEEP=1 keeps it)"
+
+parec -d cap.monitor --format=s16le --rate=22050 --channels=1 --latency-msec=10 >"$work/capture.raw" &
+pids+=($!)
+
+say "starting speech-dispatcher with the warble module"
+socket="$work/run/speechd.sock"
+cat >"$work/conf/speechd.conf" <<CONF
+CommunicationMethod "unix_socket"
+SocketPath "$socket"
+LogDir "$work/log"
+LogLevel 4
+AudioOutputMethod "pulse"
+AddModule "warble" "$sd_warble" "warble.conf"
+DefaultModule warble
+CONF
+printf 'WarbleDefaultVoice "en_US-joe-medium"\nWarbleHome "%s"\n' "$WARBLE_HOME" >"$work/conf/modules/warble.conf"
+speech-dispatcher -s -t 0 -C "$work/conf" -P "$work/speechd.pid" 2>>"$work/log/speechd.stderr" &
+pids+=($!)
+for _ in {1..100}; do [[ -S "$socket" ]] && break; sleep 0.1; done
+[[ -S "$socket" ]] || die "speech-dispatcher did not start (see $work/log; KEEP=1 keeps it)"
+export SPEECHD_ADDRESS="unix_socket:$socket"
+
+position() { echo $(($(stat -c %s "$work/capture.raw") / 2)); }
+# Seconds of sound in the capture from sample $1 on.
+sound_seconds() {
+    /usr/bin/python3 - "$work/capture.raw" "$1" <<'PY'
+import array, sys
+a = array.array("h")
+with open(sys.argv[1], "rb") as f:
+    f.seek(int(sys.argv[2]) * 2)
+    data = f.read()
+a.frombytes(data[: len(data) // 2 * 2])
+print(f"{sum(1 for v in a if abs(v) > 64) / 22050:.2f}")
+PY
+}
+
+# --- spd-say ------------------------------------------------------------------------------------
+voices="$(timeout 30 spd-say -o warble -L 2>&1 || true)"
+if grep -q "en_US-joe-medium" <<<"$voices"; then
+    pass "spd-say -o warble -L lists the voices ($(grep -c -- '-' <<<"$voices") listed)"
+else
+    fail "spd-say -o warble -L lists the voices: got: $voices"
+fi
+
+start="$(position)"
+timeout 60 spd-say -w -o warble "Hello from Warble. This is the speech dispatcher module speaking." \
+    || fail "spd-say -w returned an error"
+sleep 0.3
+seconds="$(sound_seconds "$start")"
+if awk -v s="$seconds" 'BEGIN { exit !(s > 1.5 && s < 10) }'; then
+    pass "spd-say speech produced: $seconds s of sound captured from the null sink"
+else
+    fail "spd-say speech produced: $seconds s of sound (expected 1.5 to 10)"
+fi
+
+# --- python3-speechd: marks, latencies, STOP, unknown voice ---------------------------------------
+set +e
+/usr/bin/python3 tools/speechd/drive.py --address "$SPEECHD_ADDRESS" --capture "$work/capture.raw" --runs "$runs" \
+    | tee "$work/driver.out"
+set -e
+passed=$((passed + $(grep -c '^PASS' "$work/driver.out" || true)))
+failed=$((failed + $(grep -c '^FAIL' "$work/driver.out" || true)))
+grep -q '^driver:' "$work/driver.out" || fail "the python3-speechd driver did not finish (see above)"
+
+if grep -q "unknown voice 'no-such-voice'; falling back to 'en_US-joe-medium'" "$work/log/warble.log"; then
+    pass "unknown voice falls back: $(grep -o "unknown voice 'no-such-voice'.*" "$work/log/warble.log" | head -1)"
+else
+    fail "unknown voice falls back: no log line in $work/log/warble.log"
+fi
+
+kill "$(cat "$work/speechd.pid" 2>/dev/null || echo 0)" 2>/dev/null || true
+sleep 0.5
+
+# --- warble speechd install / uninstall, with speech-dispatcher's own defaults --------------------
+unset SPEECHD_ADDRESS
+"$warble" speechd install >"$work/install.out" 2>&1 || fail "warble speechd install failed: $(cat "$work/install.out")"
+start="$(position)"
+if timeout 60 spd-say -w -o warble "Installed for this user." >"$work/spd-say.out" 2>&1; then
+    seconds="$(sound_seconds "$start")"
+    # speech-dispatcher falls back to another module (sd_dummy plays a long recording) when it has
+    # no "warble": the module's own log shows that it was warble that spoke.
+    if awk -v s="$seconds" 'BEGIN { exit !(s > 0.5 && s < 5) }' \
+        && grep -q "sd_warble" "$work/run/speech-dispatcher/log/warble.log" 2>/dev/null; then
+        pass "after warble speechd install, spd-say -o warble speaks ($seconds s of sound, module log in place)"
+    else
+        fail "after warble speechd install, spd-say -o warble speaks: $seconds s of sound, module log: $(ls "$work/run/speech-dispatcher/log/" 2>&1)"
+    fi
+else
+    fail "after warble speechd install, spd-say -o warble: $(cat "$work/spd-say.out")"
+fi
+user_pid="$work/run/speech-dispatcher/pid/speech-dispatcher.pid"
+[[ -f "$user_pid" ]] && kill "$(cat "$user_pid")" 2>/dev/null
+sleep 0.5
+"$warble" speechd uninstall >"$work/uninstall.out" 2>&1 || fail "warble speechd uninstall failed: $(cat "$work/uninstall.out")"
+listed="$(timeout 30 spd-say -o warble -L 2>&1 || true)"
+if [[ ! -e "$HOME/.local/libexec/speech-dispatcher-modules/sd_warble" && ! -e "$XDG_CONFIG_HOME/speech-dispatcher/modules/warble.conf" ]] \
+    && ! grep -q "en_US-joe-medium" <<<"$listed"; then
+    pass "after warble speechd uninstall, speech-dispatcher no longer offers warble"
+else
+    fail "after warble speechd uninstall, speech-dispatcher no longer offers warble: $listed"
+fi
+[[ -f "$user_pid" ]] && kill "$(cat "$user_pid")" 2>/dev/null
+
+printf '%s passed, %s failed\n' "$passed" "$failed"
+((failed == 0))
