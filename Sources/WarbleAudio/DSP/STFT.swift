@@ -11,6 +11,8 @@ public enum PaddingMode: Sendable, Equatable {
 
 /// Short-time Fourier transform with `torch.stft` semantics (onesided, unnormalised): frames of
 /// `fftLength` samples every `hopLength`, the `windowLength` window centred in the frame.
+/// Frames are transformed eight at a time with `BatchedRealFFT` (SIMD across frames) when the size
+/// allows, the rest with kissfft through `RealFFT`.
 public struct STFT: Sendable, Equatable {
     public var fftLength: Int
     public var hopLength: Int
