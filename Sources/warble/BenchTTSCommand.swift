@@ -36,13 +36,16 @@ struct BenchTTSCommand: AsyncParsableCommand {
     @Option(help: "Size of the engine's chunk cache in MiB (0: off).")
     var cacheMb = 0
 
+    @Flag(inversion: .prefixedNo, help: "ONNX Runtime's CPU memory arena (on in the engine's default session options).")
+    var memoryArena = true
+
     func run() async throws {
         let phonemizer = TimedPhonemizer(EspeakPhonemizer())
         let engine = Engine(phonemizer: phonemizer, configuration: Engine.Configuration(
             defaultVoice: voice, idleUnloadAfter: nil, cacheBytes: cacheMb << 20,
-            sessionOptions: SessionOptions(intraOpThreads: threads)))
+            sessionOptions: SessionOptions(intraOpThreads: threads, memoryArena: memoryArena)))
         let chosen = try await engine.voice(voice)
-        var report = BenchTTSReport(voice: chosen.id, threads: threads)
+        var report = BenchTTSReport(voice: chosen.id, threads: threads, memory_arena: memoryArena, cache_mib: cacheMb)
 
         let loadStart = ContinuousClock.now
         _ = try await engine.renderer(for: chosen.model)
@@ -121,6 +124,8 @@ struct BenchTTSReport: Encodable {
     var impl = "swift"
     var voice: String
     var threads: Int
+    var memory_arena: Bool
+    var cache_mib: Int
     var words: Int?
     var load_s: Double?
     var warmup_s: Double?
