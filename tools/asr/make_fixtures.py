@@ -167,6 +167,7 @@ def vad_fixtures(out: str) -> dict | None:
     clips = {}
     for name in ["pauses", "noise", "en_fox"]:
         audio = read_wav(os.path.join(out, f"{name}.wav"))
+        vad.reset()  # each clip is its own stream
         probs = []
         for start in range(0, audio.size - 511, 512):
             probs.append(float(vad.process(memoryview(np.ascontiguousarray(audio[start:start + 512])))))

@@ -33,7 +33,7 @@ public final class SileroVAD: Sendable {
         }
         let windows = input.count / Self.window
         var state = try Tensor(repeating: Float(0), shape: [2, 1, 128])
-        let rate = try Tensor([Int64(Self.sampleRate)], shape: [1])
+        let rate = try Tensor(scalar: Int64(Self.sampleRate))
         var context = [Float](repeating: 0, count: Self.context)
         var out: [Float] = []
         out.reserveCapacity(windows)

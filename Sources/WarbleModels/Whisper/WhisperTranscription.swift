@@ -55,6 +55,11 @@ struct WhisperTranscription {
             let timeOffset = Double(seek) / Double(Self.framesPerSecond)
             let segmentSize = min(c.frames, contentFrames - seek)
             let segmentDuration = Double(segmentSize) / Double(Self.framesPerSecond)
+            if Self.isSilent(samples, frames: seek..<(seek + segmentSize)) {
+                // Digital silence: Whisper tends to hallucinate a word here (faster-whisper gives " You").
+                seek += segmentSize
+                continue
+            }
             let encoding = try model.encode(window: model.window(of: features, start: seek, count: segmentSize))
             let previous = Array(allTokens[promptResetSince...])
             let prompt = tokens.prompt(previous: previous, language: language, task: options.task,
@@ -87,6 +92,17 @@ struct WhisperTranscription {
             }
             if seek <= previousSeek { seek = previousSeek + segmentSize }
         }
+    }
+
+    /// Peak below −80 dBFS over the window's samples: nothing to recognise.
+    static let silencePeak: Float = 1e-4
+
+    static func isSilent(_ samples: [Float], frames: Range<Int>) -> Bool {
+        let hop = WhisperLogMel.hopLength
+        let range = (frames.lowerBound * hop)..<min(samples.count, frames.upperBound * hop)
+        guard !range.isEmpty else { return true }
+        for i in range where abs(samples[i]) >= silencePeak { return false }
+        return true
     }
 
     struct Decoded {

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import WarbleAudio
+@testable import WarbleModels
+
+/// Bad input gives clear errors (never a crash); silence gives nothing; requests run concurrently
+/// and stop when cancelled.
+@Suite("Whisper input handling and concurrency", .serialized)
+struct WhisperInputTests {
+    @Test func emptyAudioIsAClearError() async throws {
+        let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
+        let empty = AudioBuffer(mono: [], sampleRate: 16000)
+        await #expect {
+            _ = try await recognizer.transcribeAll(empty, options: .init())
+        } throws: { error in
+            (error as? ModelError)?.kind == .badInput && "\(error)".contains("empty")
+        }
+    }
+
+    @Test func unknownLanguageIsAClearError() async throws {
+        let base = WhisperRecognizer(model: try WhisperFixtures.model("whisper-base"))
+        let audio = try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, "en_fox.wav")
+        await #expect {
+            _ = try await base.transcribeAll(audio, options: .init(language: "xx"))
+        } throws: { error in
+            (error as? ModelError)?.kind == .unknownVoice && "\(error)".contains("'xx'") && "\(error)".contains("de")
+        }
+        let tiny = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
+        await #expect {
+            _ = try await tiny.transcribeAll(audio, options: .init(language: "de"))
+        } throws: { error in
+            "\(error)".contains("English-only")
+        }
+    }
+
+    @Test func missingModelNamesTheInstallCommand() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-whisper-\(UUID())")
+        #expect {
+            _ = try WhisperModel(directory: missing)
+        } throws: { error in
+            "\(error)".contains("tools/whisper/install.sh")
+        }
+    }
+
+    @Test(arguments: ["whisper-tiny.en", "whisper-base"])
+    func pureSilenceGivesNoText(model id: String) async throws {
+        let recognizer = WhisperRecognizer(model: try WhisperFixtures.model(id))
+        let silence = AudioBuffer(mono: [Float](repeating: 0, count: 16000 * 10), sampleRate: 16000)
+        let segments = try await recognizer.transcribeAll(silence, options: .init(language: "en"))
+        #expect(segments.isEmpty, "hallucinated: \(segments.map(\.text))")
+    }
+
+    @Test func anySampleRateAndChannelCount() async throws {
+        let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
+        let clip = try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, "en_fox.wav")
+        let stereo44k = try AudioBuffer(channels: [clip.samples, clip.samples], sampleRate: 16000).resampled(to: 44100)
+        let segments = try await recognizer.transcribeAll(stereo44k, options: WhisperFixtures.greedyOptions(nil))
+        let text = segments.map(\.text).joined().lowercased()
+        #expect(text.contains("lazy dog") && text.contains("sunny day"), "got \(text)")
+    }
+
+    @Test func concurrentRequestsGiveTheSameTokensAsOneAtATime() async throws {
+        let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
+        let names = ["en_fox.wav", "en_weather.wav", "en_numbers.wav"]
+        let clips = try names.map { try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, $0) }
+        let options = WhisperFixtures.greedyOptions(nil)
+        var serial: [[Int]] = []
+        for clip in clips { serial.append(try await recognizer.transcribeAll(clip, options: options).flatMap(\.tokens)) }
+        let concurrent = try await withThrowingTaskGroup(of: (Int, [Int]).self) { group in
+            for (i, clip) in clips.enumerated() {
+                group.addTask { (i, try await recognizer.transcribeAll(clip, options: options).flatMap(\.tokens)) }
+            }
+            var out = [[Int]](repeating: [], count: clips.count)
+            for try await (i, tokens) in group { out[i] = tokens }
+            return out
+        }
+        #expect(concurrent == serial)
+        #expect(serial.allSatisfy { !$0.isEmpty })
+    }
+
+    @Test func cancellationStopsTheWork() async throws {
+        let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
+        let clip = try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, "en_fox.wav")
+        // Two minutes of speech: four windows or more.
+        let long = AudioBuffer(mono: Array([[Float]](repeating: clip.samples, count: 24).joined()), sampleRate: 16000)
+        let (first, signal) = AsyncStream<Int>.makeStream()
+        let task = Task {
+            var count = 0
+            for try await _ in recognizer.transcribe(long, options: WhisperFixtures.greedyOptions(nil)) {
+                count += 1
+                signal.yield(count)
+            }
+            try Task.checkCancellation()
+            return count
+        }
+        for await _ in first { break }  // the first window is decoded
+        let cancelled = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        let elapsed = ContinuousClock.now - cancelled
+        switch result {
+        case .success(let count): Issue.record("not cancelled: \(count) segments")
+        case .failure(let error): #expect(error is CancellationError, "\(error)")
+        }
+        #expect(elapsed < .seconds(5), "cancellation took \(elapsed)")
+    }
+}
