@@ -3,12 +3,15 @@
 audio bytes (past a WAV header when there is one), the whole process's wall time, and its peak
 resident memory (from /usr/bin/time).
 
-Usage: first_audio.py [--skip-header] -- COMMAND...
+Usage: first_audio.py [--skip-header] [--max-seconds S] -- COMMAND...
+With --max-seconds the command is stopped after S seconds ("truncated": true): the time to first audio
+and the peak memory up to then still count; the wall time then is not the whole job's.
 """
 import json
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 
@@ -17,6 +20,9 @@ def main() -> None:
     skip = 44 if args and args[0] == "--skip-header" else 0
     if skip:
         args = args[1:]
+    limit = None
+    if args and args[0] == "--max-seconds":
+        limit, args = float(args[1]), args[2:]
     if args and args[0] == "--":
         args = args[1:]
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
@@ -25,6 +31,15 @@ def main() -> None:
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         first = None
         total = 0
+        truncated = False
+        if limit is not None:
+            def stop() -> None:
+                nonlocal truncated
+                if process.poll() is None:
+                    truncated = True
+                    process.terminate()
+            timer = threading.Timer(limit, stop)
+            timer.start()
         while True:
             block = process.stdout.read1(1 << 16)
             if not block:
@@ -33,10 +48,12 @@ def main() -> None:
             if first is None and total > skip:
                 first = time.perf_counter() - start
         code = process.wait()
+        if limit is not None:
+            timer.cancel()
         wall = time.perf_counter() - start
         peak_kib = int((rss.read().strip().splitlines() or ["0"])[-1] or 0)
     print(json.dumps({"first_audio_s": first, "wall_s": wall, "peak_rss_mib": peak_kib / 1024,
-                      "audio_bytes": total - skip, "exit": code}))
+                      "audio_bytes": total - skip, "exit": code, "truncated": truncated}))
 
 
 if __name__ == "__main__":
