@@ -17,6 +17,40 @@ struct WhisperInputTests {
         }
     }
 
+    @Test func nonAudioBytesAreAClearError() throws {
+        let text = Data("this is a text file, not audio\n".utf8)
+        #expect {
+            _ = try SoundFile.decode(text)
+        } throws: { error in
+            !"\(error)".isEmpty
+        }
+    }
+
+    /// A WAV cut in the middle of its data: either the samples that are there are recognised, or a
+    /// clear error; never a crash.
+    @Test func truncatedWAVIsRecognisedOrAClearError() async throws {
+        let url = WhisperFixtures.whisperDirectory.appendingPathComponent("en_fox.wav")
+        guard let whole = FileManager.default.contents(atPath: url.path) else { throw WhisperFixtures.Missing(what: url.path) }
+        let cut = whole.prefix(whole.count / 2 + 1)  // odd length: a half sample at the end
+        let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
+        switch Result(catching: { () throws(SoundFileError) -> AudioBuffer in try SoundFile.decode(Data(cut)) }) {
+        case .success(let audio):
+            #expect(audio.frameCount < 82112)
+            let segments = try await recognizer.transcribeAll(audio, options: WhisperFixtures.greedyOptions(nil))
+            #expect(segments.map(\.text).joined().lowercased().contains("quick"))
+        case .failure(let error):
+            #expect(!error.description.isEmpty)
+        }
+        switch Result(catching: { () throws(SoundFileError) -> AudioBuffer in try SoundFile.decode(Data(whole.prefix(44))) }) {
+        case .success(let audio):
+            var failed = false
+            do { _ = try await recognizer.transcribeAll(audio, options: .init()) } catch { failed = error is ModelError }
+            #expect(failed, "a header without samples must be a clear error")
+        case .failure(let error):
+            #expect(!error.description.isEmpty)
+        }
+    }
+
     @Test func unknownLanguageIsAClearError() async throws {
         let base = WhisperRecognizer(model: try WhisperFixtures.model("whisper-base"))
         let audio = try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, "en_fox.wav")

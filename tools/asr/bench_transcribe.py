@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Times `warble transcribe` against faster-whisper on the same 3-minute clip, model, threads and
+options (beam 5, temperature fallback, timestamps), alternating the two for several rounds.
+
+    bench_transcribe.py WARBLE_BIN MODEL_ID [--threads 2] [--rounds 3] [--compute-type float32]
+
+Wall time and peak resident memory (ru_maxrss of each child process, model loading included) are
+measured for each run; prints medians, the real-time factor (wall / audio seconds) and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import wave
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "whisper"))
+
+import numpy as np  # noqa: E402
+
+from check_parity import model_paths  # noqa: E402
+
+FW_RUNNER = """
+import sys
+from faster_whisper import WhisperModel
+ct2, path, threads, compute = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+model = WhisperModel(ct2, device="cpu", compute_type=compute, cpu_threads=threads)
+segments, info = model.transcribe(path, language="en")
+text = "".join(s.text for s in segments)
+print(len(text.split()))
+"""
+
+
+def bench_clip(out: str) -> str:
+    """180 s of 16 kHz speech made from the asr fixtures' long clip (repeated if shorter)."""
+    source = os.path.join(HERE, "..", "..", "Tests", "Fixtures", "generated", "asr", "long.wav")
+    if not os.path.isfile(source):
+        sys.exit(f"bench_transcribe: {source} is missing; run tools/asr/make_fixtures.py Tests/Fixtures/generated/asr")
+    with wave.open(source, "rb") as w:
+        data = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2")
+    data = np.tile(data, 180 * 16000 // data.size + 1)[:180 * 16000]
+    path = os.path.join(out, "bench-3min.wav")
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+        w.writeframes(data.tobytes())
+    return path
+
+
+def run_measured(command: list[str], env: dict | None = None) -> tuple[float, float, str]:
+    start = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 2)
+        out = os.open(os.path.join(os.environ.get("TMPDIR", "/tmp"), f"bench-asr-{os.getpid()}.out"),
+                      os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(out, 1)
+        os.execvpe(command[0], command, env or os.environ)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - start
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"bench-asr-{pid}.out")
+    with open(path, encoding="utf-8", errors="replace") as f:
+        output = f.read()
+    os.remove(path)
+    if status != 0:
+        sys.exit(f"bench_transcribe: {' '.join(command)} exited with status {status}")
+    return wall, usage.ru_maxrss / 1024.0, output
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("warble")
+    parser.add_argument("model")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--compute-type", default="float32")
+    parser.add_argument("--work", default="/tmp")
+    args = parser.parse_args(argv)
+    _, ct2_dir = model_paths(args.model)
+    clip = bench_clip(args.work)
+    seconds = 180.0
+    swift_cmd = [args.warble, "transcribe", "--model", args.model, "--language", "en", "--threads",
+                 str(args.threads), "--quiet", clip]
+    python_cmd = [sys.executable, "-c", FW_RUNNER, ct2_dir, clip, str(args.threads), args.compute_type]
+    env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
+    results = {"swift": [], "python": []}
+    for r in range(args.rounds):
+        for side, command in (("swift", swift_cmd), ("python", python_cmd)):
+            wall, rss, out = run_measured(command, env)
+            results[side].append((wall, rss))
+            words = len(out.split()) if side == "swift" else out.strip()
+            print(f"round {r + 1}/{args.rounds} {side:<6} {wall:7.2f} s  {rss:7.1f} MiB  ({words} words)",
+                  file=sys.stderr)
+    med = {side: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for side, v in results.items()}
+    (sw, sm), (pw, pm) = med["swift"], med["python"]
+    print(f"model {args.model}, {args.threads} threads, {seconds:.0f} s of audio, beam 5 (defaults), "
+          f"faster-whisper compute_type {args.compute_type}; medians of {args.rounds} alternating rounds")
+    print(f"{'':<16}{'wall s':>9}{'RTF':>8}{'peak MiB':>10}")
+    print(f"{'warble':<16}{sw:>9.2f}{sw / seconds:>8.3f}{sm:>10.1f}")
+    print(f"{'faster-whisper':<16}{pw:>9.2f}{pw / seconds:>8.3f}{pm:>10.1f}")
+    print(f"wall time warble/faster-whisper: {sw / pw:.2f}x (target <= 1.0); peak memory ratio: {sm / pm:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
