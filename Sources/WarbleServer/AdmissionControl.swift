@@ -12,12 +12,15 @@ actor AdmissionControl {
 
     struct Counters: Sendable, Codable, Equatable {
         var completed = 0
+        /// Refused with 429.
         var rejected = 0
+        /// Stopped by a 4xx found while starting (bad SSML, nothing to say).
+        var refused = 0
         var cancelled = 0
         var failed = 0
     }
 
-    enum Outcome { case completed, cancelled, failed }
+    enum Outcome { case completed, cancelled, failed, refused }
 
     init(maxActive: Int, maxQueued: Int) {
         self.maxActive = max(1, maxActive)
@@ -64,6 +67,7 @@ actor AdmissionControl {
         case .completed: counters.completed += 1
         case .cancelled: counters.cancelled += 1
         case .failed: counters.failed += 1
+        case .refused: counters.refused += 1
         case nil: break
         }
         if waiters.isEmpty {

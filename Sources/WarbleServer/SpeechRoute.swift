@@ -27,8 +27,9 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             first = try await job.next(before: deadline, limit: configuration.requestTimeLimit)
         } catch {
             await job.close()
-            await permit.release(error is CancellationError ? .cancelled : .failed)
-            throw translate(error)
+            let translated = translate(error)
+            await permit.release(error is CancellationError ? .cancelled : translated.status.code >= 500 ? .failed : .refused)
+            throw translated
         }
         let inputRate = first?.sampleRate ?? voice.sampleRate
         let outputRate = AudioStreamEncoder.outputRate(format: format, inputRate: inputRate)

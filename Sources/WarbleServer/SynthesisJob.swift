@@ -17,8 +17,16 @@ actor SynthesisJob {
         return try await current?.next(isolation: self)
     }
 
-    /// Drops the stream (and with it the model's work).
-    func close() { iterator = nil }
+    /// Ends the stream early: pulls once more from a cancelled task, so the producer sees the
+    /// cancellation and runs its clean-up (the engine counts the request as finished only then),
+    /// and drops it.
+    func close() async {
+        guard iterator != nil else { return }
+        let drain = Task { _ = try? await self.next() }
+        drain.cancel()
+        await drain.value
+        iterator = nil
+    }
 
     /// The next chunk, failing once `deadline` passes.
     func next(before deadline: ContinuousClock.Instant, limit: Duration) async throws -> AudioChunk? {

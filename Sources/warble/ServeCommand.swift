@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleEngine
+import WarblePhonemes
 import WarbleServer
 
 /// `warble serve`: the OpenAI-compatible speech API on this machine.
@@ -47,6 +48,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Threads for ONNX Runtime per synthesis (0: one per core).")
     var threads = 0
 
+    @Option(help: "Size of the engine's cache of rendered sentences, in MiB (0: no cache).")
+    var cacheMB = 64
+
+    @Flag(inversion: .prefixedNo, help: "Let ONNX Runtime keep its memory arena between runs (faster; memory stays at its high-water mark).")
+    var memoryArena = true
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -61,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
             maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue)
         do { try settings.validate() } catch { throw ValidationError(error.description) }
 
-        let engine = EngineFactory.make(threads: threads)
+        let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(
+            cacheBytes: max(0, cacheMB) << 20, sessionOptions: .init(intraOpThreads: threads, memoryArena: memoryArena)))
         if !noPreload, let voice = await engine.defaultVoice {
             _ = try await engine.renderer(for: voice.model)
         }
