@@ -109,16 +109,20 @@ struct WhisperSearch {
         let eot = model.configuration.specialTokens.eot
         let count = max(1, bestOf)
         var generator = SplitMix64(seed: seed)
-        var state = try WhisperDecodingState(model: model, encoding: encoding, batch: count)
-        var logits = try state.step(Array(repeating: prompt, count: count))
-        let noSpeechProbability = try noSpeech(logits, sotIndex: sotIndex, model: model)
+        // The prompt once, then its cache copied to every sample row.
+        var state = try WhisperDecodingState(model: model, encoding: encoding, batch: 1)
+        let promptLogits = try state.step([prompt])
+        let noSpeechProbability = try noSpeech(promptLogits, sotIndex: sotIndex, model: model)
+        let first = try promptLogits.row(0)
+        try state.reorder([Int](repeating: 0, count: count))
+        var logits: WhisperLogits?
         var tokens = [[Int]](repeating: [], count: count)
         var scores = [Double](repeating: 0, count: count)
         var done = [Bool](repeating: false, count: count)
         for step in 0..<maxNew {
             try Task.checkCancellation()
             for row in 0..<count where !done[row] {
-                var raw = try logits.row(row)
+                var raw = step == 0 ? first : try logits!.row(row)
                 filter.apply(&raw, generated: tokens[row][...])
                 let logProbs = WhisperMath.logSoftmax(raw)
                 let tempered = WhisperMath.logSoftmax(raw.map { $0 / Float(temperature) })
