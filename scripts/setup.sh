@@ -24,6 +24,10 @@ apt_packages=(
     libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev
 )
 apt_packages+=(python3-venv)
+if [[ $dev == 1 ]]; then
+    # Tests and benchmarks: curl for the server's end-to-end test, GNU time for peak memory.
+    apt_packages+=(curl time)
+fi
 
 missing=()
 for p in "${apt_packages[@]}"; do
