@@ -8,6 +8,8 @@ With --max-seconds the command is stopped after S seconds ("truncated": true): t
 and the peak memory up to then still count; the wall time then is not the whole job's.
 """
 import json
+import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -27,8 +29,10 @@ def main() -> None:
         args = args[1:]
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         start = time.perf_counter()
+        # Its own process group, so that stopping it at the cap stops the measured command too
+        # (GNU time does not pass signals on).
         process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss.name] + args,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
         first = None
         total = 0
         truncated = False
@@ -37,7 +41,7 @@ def main() -> None:
                 nonlocal truncated
                 if process.poll() is None:
                     truncated = True
-                    process.terminate()
+                    os.killpg(process.pid, signal.SIGTERM)
             timer = threading.Timer(limit, stop)
             timer.start()
         while True:
@@ -51,7 +55,8 @@ def main() -> None:
         if limit is not None:
             timer.cancel()
         wall = time.perf_counter() - start
-        peak_kib = int((rss.read().strip().splitlines() or ["0"])[-1] or 0)
+        lines = [line for line in rss.read().strip().splitlines() if line.strip().isdigit()]
+        peak_kib = int(lines[-1]) if lines else 0
     print(json.dumps({"first_audio_s": first, "wall_s": wall, "peak_rss_mib": peak_kib / 1024,
                       "audio_bytes": total - skip, "exit": code, "truncated": truncated}))
 
