@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs a command that writes audio to standard output and reports, as JSON: the time to the first
 audio bytes (past a WAV header when there is one), the whole process's wall time, and its peak
-resident memory (from /usr/bin/time).
+resident memory (VmHWM from /proc, sampled every 50 ms while it runs).
 
 Usage: first_audio.py [--skip-header] [--max-seconds S] -- COMMAND...
 With --max-seconds the command is stopped after S seconds ("truncated": true): the time to first audio
@@ -12,9 +12,19 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
+
+
+def peak_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def main() -> None:
@@ -27,37 +37,37 @@ def main() -> None:
         limit, args = float(args[1]), args[2:]
     if args and args[0] == "--":
         args = args[1:]
-    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
-        start = time.perf_counter()
-        # Its own process group, so that stopping it at the cap stops the measured command too
-        # (GNU time does not pass signals on).
-        process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss.name] + args,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
-        first = None
-        total = 0
-        truncated = False
-        if limit is not None:
-            def stop() -> None:
-                nonlocal truncated
-                if process.poll() is None:
-                    truncated = True
-                    os.killpg(process.pid, signal.SIGTERM)
-            timer = threading.Timer(limit, stop)
-            timer.start()
-        while True:
-            block = process.stdout.read1(1 << 16)
-            if not block:
-                break
-            total += len(block)
-            if first is None and total > skip:
-                first = time.perf_counter() - start
-        code = process.wait()
-        if limit is not None:
-            timer.cancel()
-        wall = time.perf_counter() - start
-        lines = [line for line in rss.read().strip().splitlines() if line.strip().isdigit()]
-        peak_kib = int(lines[-1]) if lines else 0
-    print(json.dumps({"first_audio_s": first, "wall_s": wall, "peak_rss_mib": peak_kib / 1024,
+    start = time.perf_counter()
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+    peak = 0
+    truncated = False
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak, truncated
+        while not done.wait(0.05):
+            peak = max(peak, peak_kib(process.pid))
+            if limit is not None and time.perf_counter() - start > limit and process.poll() is None:
+                truncated = True
+                os.killpg(process.pid, signal.SIGTERM)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    first = None
+    total = 0
+    while True:
+        block = process.stdout.read1(1 << 16)
+        if not block:
+            break
+        total += len(block)
+        if first is None and total > skip:
+            first = time.perf_counter() - start
+    peak = max(peak, peak_kib(process.pid))
+    code = process.wait()
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    print(json.dumps({"first_audio_s": first, "wall_s": wall, "peak_rss_mib": peak / 1024,
                       "audio_bytes": total - skip, "exit": code, "truncated": truncated}))
 
 
