@@ -11,7 +11,7 @@
 #   scripts/test-speechd.sh              # debug build (shares .build with scripts/test.sh)
 #   scripts/test-speechd.sh --release    # release build, for the figures
 # Environment: SPEECHD_RUNS (repetitions per figure, default 5), KEEP=1 keeps the work directory,
-# SWIFT_SCRATCH_PATH builds elsewhere than .build.
+# SWIFT_SCRATCH_PATH builds elsewhere than .build, SPEECHD_NO_BUILD=1 uses the programs already built.
 # Needs the models (scripts/setup.sh). Installs its apt packages when missing. Last line:
 # "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
@@ -42,11 +42,13 @@ fi
 [[ -d "$WARBLE_HOME/models" ]] || die "no models in $WARBLE_HOME/models: run scripts/setup.sh first"
 
 # --- build --------------------------------------------------------------------------------------
-say "building sd_warble and warble ($configuration)"
+say "building sd_warble and warble ($configuration)"  # the build's own output only on failure
 scratch=()
 [[ -n "${SWIFT_SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SWIFT_SCRATCH_PATH")
-swift build "${scratch[@]}" -c "$configuration" --product sd_warble >/dev/null || die "building sd_warble failed"
-swift build "${scratch[@]}" -c "$configuration" --product warble >/dev/null || die "building warble failed"
+if [[ "${SPEECHD_NO_BUILD:-0}" != 1 ]]; then
+    swift build "${scratch[@]}" -c "$configuration" --product sd_warble >/dev/null || die "building sd_warble failed"
+    swift build "${scratch[@]}" -c "$configuration" --product warble >/dev/null || die "building warble failed"
+fi
 bin="$(swift build "${scratch[@]}" -c "$configuration" --show-bin-path)"
 sd_warble="$bin/sd_warble"
 warble="$bin/warble"
@@ -89,7 +91,7 @@ pids+=($!)
 for _ in {1..50}; do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
 pactl info >/dev/null 2>&1 || die "PulseAudio did not start (see $work/log/pulse.log; KEEP=1 keeps it)"
 
-parec -d cap.monitor --format=s16le --rate=22050 --channels=1 --latency-msec=10 >"$work/capture.raw" &
+parec -d cap.monitor --format=s16le --rate=22050 --channels=1 --latency-msec=10 >"$work/capture.raw" 2>"$work/log/parec.log" &
 pids+=($!)
 
 say "starting speech-dispatcher with the warble module"
@@ -98,7 +100,7 @@ cat >"$work/conf/speechd.conf" <<CONF
 CommunicationMethod "unix_socket"
 SocketPath "$socket"
 LogDir "$work/log"
-LogLevel 4
+LogLevel ${SPEECHD_LOGLEVEL:-4}
 AudioOutputMethod "pulse"
 AddModule "warble" "$sd_warble" "warble.conf"
 DefaultModule warble
@@ -179,7 +181,7 @@ else
     fail "after warble speechd install, spd-say -o warble: $(cat "$work/spd-say.out")"
 fi
 user_pid="$work/run/speech-dispatcher/pid/speech-dispatcher.pid"
-[[ -f "$user_pid" ]] && kill "$(cat "$user_pid")" 2>/dev/null
+if [[ -f "$user_pid" ]]; then kill "$(cat "$user_pid")" 2>/dev/null || true; fi
 sleep 0.5
 "$warble" speechd uninstall >"$work/uninstall.out" 2>&1 || fail "warble speechd uninstall failed: $(cat "$work/uninstall.out")"
 listed="$(timeout 30 spd-say -o warble -L 2>&1 || true)"
@@ -189,7 +191,7 @@ if [[ ! -e "$HOME/.local/libexec/speech-dispatcher-modules/sd_warble" && ! -e "$
 else
     fail "after warble speechd uninstall, speech-dispatcher no longer offers warble: $listed"
 fi
-[[ -f "$user_pid" ]] && kill "$(cat "$user_pid")" 2>/dev/null
+if [[ -f "$user_pid" ]]; then kill "$(cat "$user_pid")" 2>/dev/null || true; fi
 
 printf '%s passed, %s failed\n' "$passed" "$failed"
 ((failed == 0))

@@ -7,9 +7,9 @@ public struct AudioFrame: Sendable, Equatable {
     public var samples: [Int16]
     public var sampleRate: Int
 
-    /// Frames longer than this are split (the same size speech-dispatcher's own modules use,
-    /// 10 000 bytes: small enough for a STOP to be quick, large enough to be cheap).
-    public static let maximumSamples = 5000
+    /// Frames longer than this are split: 46 ms at 22 050 Hz. speech-dispatcher plays a frame as one
+    /// track, so short frames let a STOP or PAUSE take effect quickly; the header costs ~100 bytes.
+    public static let maximumSamples = 1024
 
     public init(samples: [Int16], sampleRate: Int) {
         self.samples = samples

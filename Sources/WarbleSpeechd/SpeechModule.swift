@@ -179,29 +179,31 @@ public actor SpeechModule {
             return
         }
         var kept: [AudioFrame] = []
+        var pacer = Pacer(lead: plan.cacheKey == nil ? playbackLead : nil)
         do {
             for try await chunk in backend.synthesize(plan.request) {
                 guard token.isOpen else { break }
                 log.debug("chunk: \(chunk.samples.count) samples at \(chunk.sampleRate) Hz, events \(chunk.events)")
                 let rate = declaredRate(chunk.sampleRate, plan.playbackSpeed)
                 var start = 0
-                func sendAudio(upTo end: Int) {
-                    guard end > start else { return }
-                    for frame in AudioFrame(floats: chunk.samples[start..<end], sampleRate: rate).split() {
-                        output.send(frame.encoded(), gate: token)
-                        if plan.cacheKey != nil { kept.append(frame) }
+                for piece in pieces(of: chunk) {
+                    switch piece {
+                    case .audio(let end):
+                        for frame in AudioFrame(floats: chunk.samples[start..<end], sampleRate: rate).split() {
+                            try await pacer.wait()
+                            output.send(frame.encoded(), gate: token)
+                            pacer.sent(samples: frame.samples.count, rate: rate)
+                            if plan.cacheKey != nil { kept.append(frame) }
+                        }
+                        start = end
+                    case .mark(let name):
+                        output.send(.indexMark(name), gate: token)
+                        if name.hasPrefix("__spd_"), token.isPauseRequested {
+                            if token.finish() { output.send(.paused) }
+                            return
+                        }
                     }
-                    start = end
                 }
-                for (name, offset) in marks(in: chunk) {
-                    sendAudio(upTo: offset)
-                    output.send(.indexMark(name), gate: token)
-                    if name.hasPrefix("__spd_"), token.isPauseRequested {
-                        if token.finish() { output.send(.paused) }
-                        return
-                    }
-                }
-                sendAudio(upTo: chunk.samples.count)
             }
         } catch is CancellationError {
         } catch {
@@ -210,6 +212,29 @@ public actor SpeechModule {
         guard token.finish() else { return }
         output.send(.end)
         if let key = plan.cacheKey, !kept.isEmpty { cache.insert(kept, for: key) }
+    }
+
+    /// How far ahead of playback audio is sent. speech-dispatcher buffers about 0.45 s itself; staying
+    /// close to playback keeps its reader free, so that a STOP goes through the module (which drops
+    /// what is queued) instead of waiting on the server's own queue, and renders no more than needed.
+    static let playbackLead = Duration.milliseconds(600)
+
+    /// A chunk as audio runs (up to a sample offset) and marks, in audio order.
+    enum Piece: Equatable {
+        case audio(upTo: Int)
+        case mark(String)
+    }
+
+    static func pieces(of chunk: AudioChunk) -> [Piece] {
+        var pieces: [Piece] = []
+        var start = 0
+        for (name, offset) in marks(in: chunk) {
+            if offset > start { pieces.append(.audio(upTo: offset)) }
+            start = max(start, offset)
+            pieces.append(.mark(name))
+        }
+        if chunk.samples.count > start { pieces.append(.audio(upTo: chunk.samples.count)) }
+        return pieces
     }
 
     /// The marks of a chunk in audio order, offsets clamped to the chunk.

@@ -40,8 +40,9 @@ import WarbleSpeechd
     }
 
     @Test func longFramesAreSplit() {
-        let frame = AudioFrame(samples: Array(repeating: 7, count: 12001), sampleRate: 22050)
-        #expect(frame.split().map(\.samples.count) == [5000, 5000, 2001])
+        let frame = AudioFrame(samples: Array(repeating: 7, count: 2500), sampleRate: 22050)
+        #expect(frame.split().map(\.samples.count) == [1024, 1024, 452])
+        #expect(frame.split(maximumSamples: 1000).map(\.samples.count) == [1000, 1000, 500])
         #expect(frame.split().allSatisfy { $0.sampleRate == 22050 })
         #expect(AudioFrame(samples: [1], sampleRate: 1).split().count == 1)
     }

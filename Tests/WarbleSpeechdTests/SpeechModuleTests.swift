@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WarbleModels
-import WarbleSpeechd
+@testable import WarbleSpeechd
 
 /// Collects what the module sends, applying the gate when sent (a writer that is never behind).
 final class Collector: ModuleOutput, @unchecked Sendable {
@@ -131,7 +131,7 @@ final class FakeSynthesizer: @unchecked Sendable {
         #expect(output.summary == [
             "203 OK SETTINGS RECEIVED", "200 OK SPEAKING", "701 BEGIN",
             "<audio 1000>", "700-middle", "700 INDEX MARK",
-            "<audio 5000>", "700-__spd_1", "700 INDEX MARK",
+            "<audio 1024>", "<audio 1024>", "<audio 1024>", "<audio 1024>", "<audio 904>", "700-__spd_1", "700 INDEX MARK",
             "700-end", "700 INDEX MARK", "702 END",
         ])
         #expect(output.lines.contains("705-sample_rate=22050"))
@@ -228,5 +228,35 @@ final class FakeSynthesizer: @unchecked Sendable {
         _ = await module.handle(.speak(.text, "Hi"))
         await output.waitForFinal()
         #expect(try #require(fake.requests.first).voice == "en_US-joe-medium")
+    }
+}
+
+@Suite struct PacingTests {
+    @Test func audioIsSentAtMostTheLeadAheadOfPlayback() async throws {
+        // 1 s of audio at 1 kHz in 100-sample frames, with a 200 ms lead: about 0.8 s to send it all.
+        var pacer = Pacer(lead: .milliseconds(200))
+        let start = ContinuousClock.now
+        for _ in 0..<10 {
+            try await pacer.wait()
+            pacer.sent(samples: 100, rate: 1000)
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(650), "sent too far ahead: \(elapsed)")
+        #expect(elapsed < .seconds(3))
+        // Without a lead nothing waits.
+        var free = Pacer(lead: nil)
+        let quick = ContinuousClock.now
+        for _ in 0..<10 {
+            try await free.wait()
+            free.sent(samples: 100, rate: 1000)
+        }
+        #expect(ContinuousClock.now - quick < .milliseconds(200))
+    }
+
+    @Test func piecesSplitAudioAtMarks() {
+        let chunk = AudioChunk(samples: Array(repeating: 0, count: 10), sampleRate: 1000,
+                               events: [.mark(name: "b", sampleOffset: 4), .mark(name: "a", sampleOffset: 0),
+                                        .mark(name: "c", sampleOffset: 4), .mark(name: "z", sampleOffset: 99)])
+        #expect(SpeechModule.pieces(of: chunk) == [.mark("a"), .audio(upTo: 4), .mark("b"), .mark("c"), .audio(upTo: 10), .mark("z")])
     }
 }
