@@ -65,7 +65,9 @@ struct TranscribeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data(all.utf8))
             }
         } catch let error as ModelError {
-            throw ValidationError(error.message)
+            // The message says what was wrong and what to do; no usage text after it.
+            SpeechInput.note("error: \(error.message)")
+            throw ExitCode.failure
         }
     }
 }

@@ -52,7 +52,9 @@ struct TranslateCommand: AsyncParsableCommand {
                     + (voice.map { "; voice '\($0)' was asked for" } ?? ""))
             }
         } catch let error as ModelError {
-            throw ValidationError(error.message)
+            // The message says what was wrong and what to do; no usage text after it.
+            SpeechInput.note("error: \(error.message)")
+            throw ExitCode.failure
         }
     }
 }

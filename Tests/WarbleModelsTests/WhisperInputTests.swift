@@ -115,8 +115,8 @@ struct WhisperInputTests {
     @Test func cancellationStopsTheWork() async throws {
         let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
         let clip = try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, "en_fox.wav")
-        // Two minutes of speech: four windows or more.
-        let long = AudioBuffer(mono: Array([[Float]](repeating: clip.samples, count: 24).joined()), sampleRate: 16000)
+        // Ten minutes of speech (20 windows or more): far from done when the first segment arrives.
+        let long = AudioBuffer(mono: Array([[Float]](repeating: clip.samples, count: 120).joined()), sampleRate: 16000)
         let (first, signal) = AsyncStream<Int>.makeStream()
         let task = Task {
             var count = 0
