@@ -16,7 +16,7 @@ public struct ModuleConfiguration: Sendable, Equatable {
     public var soundIconFolder = "/usr/share/sounds/sound-icons/"
     /// How many rendered characters and keys are kept.
     public var characterCacheEntries = 512
-    /// Load the default voice and render a letter at INIT, so the first CHAR is quick.
+    /// Load the default voice at INIT and render the letters and digits, so that CHAR is quick.
     public var prewarm = true
     /// Lines that were not understood (logged by the module).
     public var warnings: [String] = []

@@ -23,6 +23,7 @@ public actor SpeechModule {
     private var settings = SpeechSettings()
     private var current: (token: UtteranceToken, task: Task<Void, Never>)?
     private var reportedUnknownVoices: Set<String> = []
+    private var prewarmRender: Task<[AudioFrame]?, any Error>?
 
     public init(backend: SpeechBackend, output: any ModuleOutput, log: ModuleLog = ModuleLog(),
                 configuration: ModuleConfiguration = ModuleConfiguration()) {
@@ -110,27 +111,64 @@ public actor SpeechModule {
         return .proceed
     }
 
-    /// Loads the default voice and renders (and caches) a letter in the background.
+    /// The characters rendered ahead at INIT with the default settings: what a screen reader echoes most.
+    static let prewarmedCharacters = Array("abcdefghijklmnopqrstuvwxyz0123456789").map(String.init)
+
+    /// Loads the default voice in the background, then renders and caches `prewarmedCharacters` one at
+    /// a time while no message is spoken; a message that comes in cancels the rendering in progress
+    /// (it is done again later), so that prewarming never delays speech.
     private func prewarm(_ voice: String) {
-        let plan = UtterancePlan.make(kind: .character, text: "a", settings: SpeechSettings(), voice: voice,
-                                      soundIconFolder: configuration.soundIconFolder)
-        let backend = self.backend
+        let plans = Self.prewarmedCharacters.map {
+            UtterancePlan.make(kind: .character, text: $0, settings: SpeechSettings(), voice: voice,
+                               soundIconFolder: configuration.soundIconFolder)
+        }
         let cache = self.cache
         let log = self.log
-        Task.detached(priority: .utility) {
+        Task.detached(priority: .utility) { [weak self] in
             let start = ContinuousClock.now
-            var frames: [AudioFrame] = []
             do {
-                for try await chunk in backend.synthesize(plan.request) {
-                    frames += AudioFrame(floats: chunk.samples, sampleRate: Self.declaredRate(chunk.sampleRate, plan.playbackSpeed)).split()
+                for plan in plans {
+                    guard let key = plan.cacheKey, cache.frames(for: key) == nil else { continue }
+                    while true {
+                        guard let module = self else { return }
+                        if let render = await module.startPrewarmRender(plan), let frames = try await render.value {
+                            if !frames.isEmpty { cache.insert(frames, for: key) }
+                            break
+                        }
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
                 }
-                if let key = plan.cacheKey, !frames.isEmpty { cache.insert(frames, for: key) }
-                log.info("prewarmed \(voice) in \(ContinuousClock.now - start)")
+                log.info("loaded \(voice) and rendered \(plans.count) characters in \(ContinuousClock.now - start)")
             } catch {
                 log.warning("prewarming \(voice) failed: \(error)")
             }
         }
     }
+
+    /// Starts rendering one prewarmed character unless a message is being spoken. The task gives nil
+    /// when `speak` cancelled it.
+    private func startPrewarmRender(_ plan: UtterancePlan) -> Task<[AudioFrame]?, any Error>? {
+        guard !isSpeaking else { return nil }
+        let backend = self.backend
+        let render = Task.detached(priority: .utility) { () throws -> [AudioFrame]? in
+            var frames: [AudioFrame] = []
+            do {
+                for try await chunk in backend.synthesize(plan.request) {
+                    try Task.checkCancellation()
+                    frames += AudioFrame(floats: chunk.samples, sampleRate: Self.declaredRate(chunk.sampleRate, plan.playbackSpeed)).split()
+                }
+                try Task.checkCancellation()
+            } catch is CancellationError {
+                return nil
+            }
+            return frames
+        }
+        prewarmRender = render
+        return render
+    }
+
+    /// Whether a message is being spoken now.
+    var isSpeaking: Bool { current?.token.isOpen ?? false }
 
     // MARK: Speaking
 
@@ -140,6 +178,8 @@ public actor SpeechModule {
             stop()
         }
         output.send(line: Replies.speaking)
+        prewarmRender?.cancel()
+        prewarmRender = nil
         guard let chooser else { return }
         let choice = chooser.choose(for: settings)
         if let warning = choice.warning, let name = settings.synthesisVoice, reportedUnknownVoices.insert(name).inserted {

@@ -260,3 +260,24 @@ final class FakeSynthesizer: @unchecked Sendable {
         #expect(SpeechModule.pieces(of: chunk) == [.mark("a"), .audio(upTo: 4), .mark("b"), .mark("c"), .audio(upTo: 10), .mark("z")])
     }
 }
+
+@Suite struct PrewarmTests {
+    @Test func lettersAndDigitsAreRenderedAtInitAndServedFromTheCache() async {
+        let fake = FakeSynthesizer(chunks: [AudioChunk(samples: [0.5, -0.5], sampleRate: 22050)])
+        var configuration = ModuleConfiguration()
+        configuration.prewarm = true
+        let output = Collector()
+        let module = SpeechModule(backend: fake.backend(voices: SpeechModuleTests.voices), output: output,
+                                  log: ModuleLog(level: 0), configuration: configuration)
+        _ = await module.handle(.initialize)
+        let end = ContinuousClock.now + .seconds(5)
+        while await module.cachedMessages < 36, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(5)) }
+        #expect(await module.cachedMessages == 36)
+        #expect(fake.requests.count == 36)
+        #expect(fake.requests.first?.text == "A" && fake.requests.last?.text == "nine")
+        _ = await module.handle(.speak(.character, "q"))
+        await output.waitForFinal()
+        #expect(fake.requests.count == 36, "q came from the cache")
+        #expect(output.summary.suffix(3) == ["701 BEGIN", "<audio 2>", "702 END"])
+    }
+}

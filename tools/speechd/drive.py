@@ -287,8 +287,10 @@ def main():
     try:
         marks_in_order(client, capture)
         speak_latency(client, capture, args.runs)
-        char_latency(client, capture, list("bcdefghijk")[: max(args.runs, 5)], "CHAR to audio (first time)")
-        char_latency(client, capture, ["b"] * max(args.runs, 5), "CHAR to audio (repeated)")
+        # Letters and digits are rendered at INIT; symbols are not, so they show the synthesis.
+        char_latency(client, capture, list("#%&@+=~^*$")[: max(args.runs, 5)], "CHAR to audio (symbol, first time: synthesised)")
+        char_latency(client, capture, list("bcdefghijk")[: max(args.runs, 5)], "CHAR to audio (letter, first time: rendered at start)")
+        char_latency(client, capture, ["#"] * max(args.runs, 5), "CHAR to audio (repeated: cached)")
         stop_latency(client, capture, args.runs)
         pause_resume(client, capture)
         unknown_voice(client, capture)
