@@ -9,6 +9,6 @@ struct Warble: AsyncParsableCommand {
             Models and the ONNX Runtime library live in $WARBLE_HOME (default ~/.local/share/warble); \
             scripts/setup.sh installs them. Start with `warble doctor` to see what is ready.
             """,
-        subcommands: [SayCommand.self, VoicesCommand.self, DoctorCommand.self, ModelsCommand.self, InspectCommand.self, BenchCommand.self, ServeCommand.self, SpeechdCommand.self]
+        subcommands: [SayCommand.self, VoicesCommand.self, TranscribeCommand.self, TranslateCommand.self, DoctorCommand.self, ModelsCommand.self, InspectCommand.self, BenchCommand.self, ServeCommand.self, SpeechdCommand.self]
     )
 }
