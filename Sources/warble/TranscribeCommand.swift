@@ -91,17 +91,26 @@ struct RecognitionOptions: ParsableArguments {
     @Option(help: "ONNX Runtime threads (0: automatic).")
     var threads = 0
 
+    @Option(help: "Decode at this temperature only (no fallback); default: 0, 0.2, … 1.0 with fallback.")
+    var temperature: Double?
+
+    @Flag(help: "Do not condition each window on the previous window's text.")
+    var noPreviousText = false
+
     func validate() throws {
         if beamSize < 1 || beamSize > 32 { throw ValidationError("--beam-size must be 1…32, got \(beamSize)") }
         if threads < 0 { throw ValidationError("--threads must be 0 or more") }
+        if let temperature, !(0...1).contains(temperature) { throw ValidationError("--temperature must be 0…1") }
     }
 
     /// Runs Whisper on `audio`, writing progress to standard error for long audio when `progress`
     /// names the input.
     func transcribe(_ audio: AudioBuffer, model: WhisperModel, task: TranscriptionOptions.Task,
                     progress: String?) async throws -> [TranscriptSegment] {
-        let options = TranscriptionOptions(language: language == "auto" ? nil : language, task: task,
+        var options = TranscriptionOptions(language: language == "auto" ? nil : language, task: task,
                                            beamSize: beamSize)
+        if let temperature { options.temperatures = [temperature] }
+        options.conditionOnPreviousText = !noPreviousText
         let recognizer = WhisperRecognizer(model: model)
         let duration = audio.duration
         let report = progress != nil && duration > 60
