@@ -21,7 +21,7 @@ done
 # --- System packages (Debian) --------------------------------------------------------------
 apt_packages=(
     pkg-config unzip sox espeak-ng
-    libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev
+    libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev zlib1g-dev
 )
 apt_packages+=(python3-venv)
 if [[ $dev == 1 ]]; then
