@@ -57,5 +57,10 @@ check "doctor reports the library and passes" bash -c "'$warble' doctor | grep -
 check "doctor fails without ONNX Runtime and says how to fix it" bash -c "
     ! WARBLE_ORT_LIBRARY=/nonexistent.so '$warble' doctor > '$work/doc' 2>&1 && grep -q 'FAILED' '$work/doc' && grep -q 'WARBLE_ORT_LIBRARY' '$work/doc'"
 
+check "translate: German speech in, English text and speech out" bash -c "
+    espeak-ng -v de -w '$work/de.wav' 'Guten Morgen. Wie geht es Ihnen heute?' &&
+    '$warble' translate '$work/de.wav' -o '$work/en.wav' > '$work/en.txt' && grep -qi '[a-z]' '$work/en.txt' &&
+    python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.5 else 1)' \$(soxi -D '$work/en.wav')"
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed == 0 ]]

@@ -3,14 +3,16 @@ import Foundation
 import WarbleAudio
 import WarbleEngine
 
-/// `warble translate`: speech in any language Whisper knows → English text → (soon) English speech.
+/// `warble translate`: speech in any language Whisper knows → English text → English speech.
 struct TranslateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "translate",
-        abstract: "Translate speech into English with Whisper (text now; spoken with -o once voices are installed).",
+        abstract: "Translate speech into English with Whisper, and speak the translation with -o.",
         discussion: """
             Needs a multilingual Whisper model (default whisper-base; tools/whisper/install.sh whisper-base). \
-            Prints the English text on standard output.
+            Prints the English text on standard output; with -o it also speaks it with an English voice \
+            (the default voice unless --voice is given) into that file (wav, flac, ogg or mp3 by its name).
+            This is the speech → text → translation → speech flow, all on this machine.
             """
     )
 
@@ -32,7 +34,7 @@ struct TranslateCommand: AsyncParsableCommand {
     @Option(help: "English voice for the spoken translation.")
     var voice: String?
 
-    @Option(name: .shortAndLong, help: "Write the spoken English translation to this WAV file.")
+    @Option(name: .shortAndLong, help: "Write the spoken English translation to this audio file (- for standard output).")
     var output: String?
 
     @Option(help: "ONNX Runtime threads (0: automatic).")
@@ -45,16 +47,38 @@ struct TranslateCommand: AsyncParsableCommand {
             let text = try await SpeechTranslation.englishText(
                 of: audio, model: whisper, language: language == "auto" ? nil : language, beamSize: beamSize,
                 vad: vad)
-            print(text)
+            if output != "-" { print(text) }
             if let output {
-                throw ModelError(.badModel, "cannot write \(output): speaking the translation needs the English TTS "
-                    + "voices, which are not installed yet (the English text is printed above)"
-                    + (voice.map { "; voice '\($0)' was asked for" } ?? ""))
+                guard !text.isEmpty else {
+                    throw ModelError(.badInput, "no speech was recognised in \(input), so there is nothing to speak")
+                }
+                try await speak(text, to: output)
             }
         } catch let error as ModelError {
             // The message says what was wrong and what to do; no usage text after it.
             SpeechInput.note("error: \(error.message)")
             throw ExitCode.failure
+        }
+    }
+}
+
+extension TranslateCommand {
+    /// Speaks the English text with an English voice into `path`, streaming as it is produced.
+    func speak(_ text: String, to path: String) async throws {
+        let engine = EngineFactory.make(threads: threads)
+        let chosen = try await engine.voice(voice)
+        guard chosen.language.lowercased().hasPrefix("en") else {
+            throw ModelError(.unknownVoice, "voice '\(chosen.id)' speaks \(chosen.language); the translation is English")
+        }
+        var sink = try AudioSinks.make(path: path, format: OutputFormat(fileName: path) ?? .wav)
+        var seconds = 0.0
+        for try await chunk in engine.synthesize(SynthesisRequest(text: text, voice: chosen.id)) {
+            try sink.write(chunk.samples, sampleRate: chunk.sampleRate)
+            seconds += chunk.duration
+        }
+        try sink.finish()
+        if path != "-" {
+            SpeechInput.note(String(format: "wrote %@ (%.1f s of English speech, voice %@)", path, seconds, chosen.id))
         }
     }
 }
