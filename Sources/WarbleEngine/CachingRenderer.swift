@@ -46,6 +46,8 @@ final class RecordingRendering: UtteranceRendering, @unchecked Sendable {
     init(_ base: any UtteranceRendering, done: @escaping @Sendable (RenderedUtterance) -> Void) {
         self.base = base
         self.done = done
+        // Exactly the utterance's size, so the cache holds no spare capacity it does not count.
+        samples.reserveCapacity(base.totalSamples)
     }
 
     var totalSamples: Int { base.totalSamples }
