@@ -34,9 +34,11 @@ sentences = [
     "Why would anyone build a bridge that long across such a quiet river?",
     "In the end, the committee agreed to meet again next week and decide then.",
 ]
+# Every sentence differs (a running count), so no engine can answer from a cache of repeated ones.
+places = ["Lisbon", "Oslo", "Nairobi", "Quito", "Hanoi", "Perth", "Tromso", "Accra", "Lima", "Riga"]
 words, out, i = 0, [], 0
 while words < 5000:
-    s = sentences[i % len(sentences)]
+    s = sentences[i % len(sentences)] + f" That was note {i + 1}, written in {places[i % len(places)]}."
     out.append(s)
     words += len(s.split())
     i += 1
