@@ -57,9 +57,11 @@ warble="$bin/warble"
 work="$(mktemp -d /tmp/warble-speechd.XXXXXX)"
 pids=()
 cleanup() {
-    local pid
+    # No errexit here: a pid file can vanish while its daemon exits, and every process must still go.
+    set +e
+    local pid pidfile
     for pidfile in "$work"/run/speech-dispatcher/pid/*.pid "$work/speechd.pid"; do
-        [[ -f "$pidfile" ]] && pids+=("$(cat "$pidfile")")
+        pid="$(cat "$pidfile" 2>/dev/null)" && [[ -n "$pid" ]] && pids+=("$pid")
     done
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do
@@ -86,7 +88,7 @@ say "starting PulseAudio with a null sink"
 pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
     -L "module-native-protocol-unix auth-anonymous=1 socket=$work/run/native" \
     -L "module-null-sink sink_name=cap rate=22050 channels=1" -L module-always-sink \
-    --log-target="file:$work/log/pulse.log" &
+    --log-target="file:$work/log/pulse.log" >"$work/log/pulse.out" 2>&1 &
 pids+=($!)
 for _ in {1..50}; do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
 pactl info >/dev/null 2>&1 || die "PulseAudio did not start (see $work/log/pulse.log; KEEP=1 keeps it)"
@@ -106,7 +108,7 @@ AddModule "warble" "$sd_warble" "warble.conf"
 DefaultModule warble
 CONF
 printf 'WarbleDefaultVoice "en_US-joe-medium"\nWarbleHome "%s"\n' "$WARBLE_HOME" >"$work/conf/modules/warble.conf"
-speech-dispatcher -s -t 0 -C "$work/conf" -P "$work/speechd.pid" 2>>"$work/log/speechd.stderr" &
+speech-dispatcher -s -t 0 -C "$work/conf" -P "$work/speechd.pid" >>"$work/log/speechd.stderr" 2>&1 &
 pids+=($!)
 for _ in {1..100}; do [[ -S "$socket" ]] && break; sleep 0.1; done
 [[ -S "$socket" ]] || die "speech-dispatcher did not start (see $work/log; KEEP=1 keeps it)"
