@@ -62,5 +62,11 @@ check "translate: German speech in, English text and speech out" bash -c "
     '$warble' translate '$work/de.wav' -o '$work/en.wav' > '$work/en.txt' && grep -qi '[a-z]' '$work/en.txt' &&
     python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.5 else 1)' \$(soxi -D '$work/en.wav')"
 
+check "10 MB of text: speaking starts at once and peak memory stays flat" bash -c "
+    python3 -c 'import sys; s=\"A long text keeps streaming while memory stays flat, sentence after sentence. \"; sys.stdout.write(s * (10_000_000 // len(s)))' > '$work/big.txt' &&
+    /usr/bin/time -f %M -o '$work/small.rss' '$warble' say -q -o - 'A long text keeps streaming while memory stays flat.' > /dev/null &&
+    { /usr/bin/time -f %M -o '$work/big.rss' '$warble' say -q -o - < '$work/big.txt' | head -c 3000000 > /dev/null; true; } &&
+    python3 -c 'import sys; small, big = (int(open(f).read().split()[-1]) for f in sys.argv[1:]); print(small, big); sys.exit(0 if big < small * 1.3 + 30000 else 1)' '$work/small.rss' '$work/big.rss'"
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed == 0 ]]

@@ -22,6 +22,9 @@ public struct SessionOptions: Sendable, Equatable {
     public var parallelExecution: Bool
     /// ONNX Runtime's CPU memory arena: faster repeated runs, more resident memory.
     public var memoryArena: Bool
+    /// ONNX Runtime's memory patterns: an allocation plan remembered per input shape. Fast for fixed
+    /// shapes; for models whose shapes change every run (speech of any length) it keeps adding plans.
+    public var memoryPattern: Bool
     /// Share the environment's global thread pools instead of creating per-session ones.
     public var useGlobalThreadPools: Bool
     /// Execution providers by name, in order of preference, with their options (for example
@@ -39,6 +42,7 @@ public struct SessionOptions: Sendable, Equatable {
         graphOptimizationLevel: GraphOptimizationLevel = .all,
         parallelExecution: Bool = false,
         memoryArena: Bool = true,
+        memoryPattern: Bool = true,
         useGlobalThreadPools: Bool = false,
         executionProviders: [ExecutionProvider] = [],
         configEntries: [String: String] = [:],
@@ -49,6 +53,7 @@ public struct SessionOptions: Sendable, Equatable {
         self.graphOptimizationLevel = graphOptimizationLevel
         self.parallelExecution = parallelExecution
         self.memoryArena = memoryArena
+        self.memoryPattern = memoryPattern
         self.useGlobalThreadPools = useGlobalThreadPools
         self.executionProviders = executionProviders
         self.configEntries = configEntries
@@ -73,6 +78,7 @@ public struct SessionOptions: Sendable, Equatable {
         try api.check(api.f.SetSessionExecutionMode(options, parallelExecution ? ORT_PARALLEL : ORT_SEQUENTIAL),
                       "execution mode")
         try api.check(memoryArena ? api.f.EnableCpuMemArena(options) : api.f.DisableCpuMemArena(options), "memory arena")
+        try api.check(memoryPattern ? api.f.EnableMemPattern(options) : api.f.DisableMemPattern(options), "memory pattern")
         if useGlobalThreadPools {
             try api.check(api.f.DisablePerSessionThreads(options), "global thread pools")
         }

@@ -58,6 +58,7 @@ import Testing
     func optionsAreApplied(level: SessionOptions.GraphOptimizationLevel) throws {
         let options = SessionOptions(intraOpThreads: 1, interOpThreads: 1, graphOptimizationLevel: level,
                                      parallelExecution: level == .basic, memoryArena: level != .basic,
+                                     memoryPattern: level != .extended,
                                      configEntries: ["session.use_env_allocators": "0"])
         let session = try Session(path: try Fixtures.path("symbolic.onnx"), options: options)
         let out = try session.run(["x": try Tensor(repeating: Float(0.5), shape: [1, 1, 4])])

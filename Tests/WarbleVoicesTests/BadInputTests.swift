@@ -68,12 +68,11 @@ import WarbleText
         #expect("\(error!)".contains("not a valid ONNX model"))
     }
 
-    @Test func tenMegabytesOfTextStartsAtOnceWithFlatMemory() async throws {
+    /// 10 MB of text starts speaking at once: planning is lazy (a block at a time). Peak memory is
+    /// checked per process in scripts/test-cli.sh, since tests in this process run side by side.
+    @Test func tenMegabytesOfTextStartsAtOnce() async throws {
         let sentence = "A long text keeps streaming while memory stays flat. "
         let text = String(repeating: sentence, count: 10_000_000 / sentence.utf8.count)
-        // Warm up ONNX Runtime's arenas on the same sentence, so that only what the long text adds counts.
-        _ = try await collect(try synthesizer.synthesize(SynthesisRequest(text: sentence + sentence)))
-        let before = residentBytes()
         var chunks = 0
         let clock = ContinuousClock()
         let start = clock.now
@@ -83,21 +82,13 @@ import WarbleText
             chunks += 1
             if chunks == 6 { break }
         }
-        let grownMiB = Double(residentBytes() - before) / 1_048_576
         #expect(chunks == 6)
-        // Planning 10 MB (sentence split only; normalisation is per utterance) must not hold up the audio.
-        #expect(firstAudio! < .seconds(20), "first audio after \(firstAudio!)")
-        // The text itself is 10 MB (and its UTF-8 view while planning); the plan must not hold more.
-        #expect(grownMiB < 100, "resident memory grew by \(grownMiB) MiB for 10 MB of text")
+        // Chunking all of it first took 40 s here; a block at a time it is well under a second. The bound
+        // is loose for busy CI machines.
+        #expect(firstAudio! < .seconds(30), "first audio after \(firstAudio!)")
     }
 }
 
 struct PassthroughPhonemizer: Phonemizer {
     func phonemize(_ text: String, language: String) throws -> String { text }
-}
-
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let fields = text.split(separator: " ")
-    return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
 }

@@ -47,6 +47,9 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         }
         guard !styles.isEmpty else { throw ModelError(.badModel, "the Kokoro manifest lists no voices") }
         self.styles = styles
+        // Every utterance has another length: per-shape memory patterns would only pile up.
+        var sessionOptions = sessionOptions
+        sessionOptions.memoryPattern = false
         session = try Session(contentsOf: modelURL, options: sessionOptions)
         for name in ["tokens", "style", "speed"] where session.input(named: name) == nil {
             throw ModelError(.badModel, "\(modelURL.path) has no input '\(name)': it is not Kokoro v1.0")

@@ -48,6 +48,10 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
             throw ModelError(.badModel, "\(configURL.path) is not a Piper voice configuration: \(error)")
         }
         ids = try PiperPhonemeEncoder(map: configuration.phonemeIDMap)
+        // Every sentence has another length: ONNX Runtime's per-shape memory patterns would only pile up
+        // (measured: 350 → 250 MiB peak over 1,800 words, same speed).
+        var sessionOptions = sessionOptions
+        sessionOptions.memoryPattern = false
         let split = useSplit ? PiperSplit(manifest.config?["split"]) : nil
         let inputs: Session
         if let split {
