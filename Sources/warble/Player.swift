@@ -29,6 +29,9 @@ final class Player {
             throw ValidationErrorMessage("--play needs an audio player (pw-play, paplay or aplay) and a sound device; "
                 + "none was found. Write a file with -o instead, or install pulseaudio-utils or alsa-utils.")
         }
+        // A player that exits early (no sound server) must surface as a write error with our message,
+        // not as a silent death by SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
