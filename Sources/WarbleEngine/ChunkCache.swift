@@ -1,3 +1,4 @@
+import ONNXRuntime
 import WarbleModels
 
 /// Rendered utterances, keyed by model, voice, spoken text and rate, kept up to a size bound and
@@ -14,7 +15,7 @@ public final class ChunkCache: @unchecked Sendable {
         public var rate: Int
     }
 
-    private let lock = EngineLock()
+    private let lock = Lock()
     private var entries: [Key: (value: RenderedUtterance, tick: UInt64)] = [:]
     private var tick: UInt64 = 0
     private var bytes = 0
