@@ -22,6 +22,9 @@ extension APIError {
             case .phonemizer, .chunking: self = .badRequest(error.description, param: "input", code: "invalid_input")
             case .tokenizerFile, .unknownToken, .lexicon: self = .internalError(error.description)
             }
+        case let error as MultipartError:
+            self = .badRequest("the request body is not a valid multipart/form-data upload: \(error.message)",
+                               code: "invalid_multipart")
         case let error as DecodingError:
             self = .badRequest("the request body is not a valid speech request: \(Self.describe(error))",
                                code: "invalid_json")

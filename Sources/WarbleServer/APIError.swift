@@ -36,7 +36,7 @@ public struct APIError: HTTPResponseError, Sendable, Equatable, CustomStringConv
     var body: Data {
         let payload = Payload(error: .init(message: message, type: type, param: param, code: code))
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(payload)) ?? Data(#"{"error":{"message":"internal error","type":"server_error"}}"#.utf8)
     }
 

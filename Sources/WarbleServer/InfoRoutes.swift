@@ -6,6 +6,7 @@ import WarbleModels
 struct InfoRoutes<Backend: SpeechBackend>: Sendable {
     let backend: Backend
     let catalog: ModelCatalog<Backend>
+    let recognition: RecognitionCatalog
     let admission: AdmissionControl
 
     struct ModelObject: Codable, Equatable {
@@ -46,12 +47,19 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
         var requests: AdmissionControl.Counters
     }
 
+    /// Speech models (aliases first), then recognition models (`whisper-1` first).
+    func modelIDs() async -> [String] {
+        var ids = await catalog.modelIDs()
+        for id in await recognition.modelIDs() where !ids.contains(id) { ids.append(id) }
+        return ids
+    }
+
     func models() async -> Response {
-        Self.json(ListObject(data: await catalog.modelIDs().map { ModelObject(id: $0) }))
+        Self.json(ListObject(data: await modelIDs().map { ModelObject(id: $0) }))
     }
 
     func model(_ id: String) async throws -> Response {
-        guard await catalog.modelIDs().contains(id) else {
+        guard await modelIDs().contains(id) else {
             throw APIError(.notFound, "model '\(id)' does not exist", param: "model", code: "model_not_found")
         }
         return Self.json(ModelObject(id: id))
@@ -72,10 +80,7 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
     }
 
     static func json(_ value: some Encodable) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        let data = APIJSON.encode(value)
         return Response(status: .ok, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

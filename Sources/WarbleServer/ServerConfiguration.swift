@@ -17,10 +17,18 @@ public struct ServerConfiguration: Sendable {
     public var maxConcurrentSyntheses: Int
     /// Requests waiting for a synthesis slot; one more is refused with 429.
     public var maxQueuedRequests: Int
+    /// Largest audio upload (multipart body) the transcription routes accept (larger: 413).
+    /// OpenAI's limit is 25 MB.
+    public var maxUploadBytes: Int
+    /// The recognition model `whisper-1` means on `/v1/audio/transcriptions`.
+    public var defaultTranscriptionModel: String
+    /// The recognition model `whisper-1` means on `/v1/audio/translations` (it must be multilingual).
+    public var defaultTranslationModel: String
 
     public init(host: String = "127.0.0.1", port: Int = 8880, apiKey: String? = nil, maxBodyBytes: Int = 64 << 10,
                 maxInputCharacters: Int = 4096, requestTimeLimit: Duration = .seconds(120),
-                maxConcurrentSyntheses: Int = 2, maxQueuedRequests: Int = 8) {
+                maxConcurrentSyntheses: Int = 2, maxQueuedRequests: Int = 8, maxUploadBytes: Int = 25 << 20,
+                defaultTranscriptionModel: String = "whisper-tiny.en", defaultTranslationModel: String = "whisper-base") {
         self.host = host
         self.port = port
         self.apiKey = apiKey
@@ -29,6 +37,9 @@ public struct ServerConfiguration: Sendable {
         self.requestTimeLimit = requestTimeLimit
         self.maxConcurrentSyntheses = maxConcurrentSyntheses
         self.maxQueuedRequests = maxQueuedRequests
+        self.maxUploadBytes = maxUploadBytes
+        self.defaultTranscriptionModel = defaultTranscriptionModel
+        self.defaultTranslationModel = defaultTranslationModel
     }
 
     /// Whether `host` only accepts connections from this machine.
@@ -45,6 +56,7 @@ public struct ServerConfiguration: Sendable {
         }
         guard (0...65535).contains(port) else { throw ServerConfigurationError("port \(port) is not in 0...65535") }
         guard maxBodyBytes >= 1024 else { throw ServerConfigurationError("body limit \(maxBodyBytes) is below 1024 bytes") }
+        guard maxUploadBytes >= 1024 else { throw ServerConfigurationError("upload limit \(maxUploadBytes) is below 1024 bytes") }
         guard maxInputCharacters >= 1 else { throw ServerConfigurationError("input limit must be at least 1 character") }
         guard maxConcurrentSyntheses >= 1 else {
             throw ServerConfigurationError("concurrency \(maxConcurrentSyntheses) must be at least 1")

@@ -45,7 +45,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
         let input = synthesis.text
         logger.info("synthesis started", metadata: [
             "voice": "\(voice.id)", "format": "\(format.rawValue)", "sse": "\(events)",
-            "characters": "\(input.count)", "first_chunk_ms": "\(Self.milliseconds(since: started))",
+            "characters": "\(input.count)", "first_chunk_ms": "\(started.millisecondsElapsed)",
         ])
         let received = request
 
@@ -74,10 +74,10 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
                 }
                 try await writer.finish(nil)
                 await end(.completed)
-                logger.info("synthesis finished", metadata: ["ms": "\(Self.milliseconds(since: started))"])
+                logger.info("synthesis finished", metadata: ["ms": "\(started.millisecondsElapsed)"])
             } catch is CancellationError {
                 await end(.cancelled)
-                logger.info("client went away; synthesis cancelled", metadata: ["ms": "\(Self.milliseconds(since: started))"])
+                logger.info("client went away; synthesis cancelled", metadata: ["ms": "\(started.millisecondsElapsed)"])
                 throw CancellationError()
             } catch {
                 await end(.failed)
@@ -134,10 +134,5 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             return APIError(.serviceUnavailable, timeout.description, type: "server_error", code: "timeout")
         }
         return APIError(translating: error)
-    }
-
-    static func milliseconds(since start: ContinuousClock.Instant) -> Int {
-        let elapsed = ContinuousClock.now - start
-        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
     }
 }

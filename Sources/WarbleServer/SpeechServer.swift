@@ -1,15 +1,19 @@
 import Hummingbird
 import Logging
 
-/// The OpenAI-compatible speech server: routes over a `SpeechBackend` (the `Engine`), with the
-/// safety settings of `ServerConfiguration`.
+/// The OpenAI-compatible speech server: routes over a `SpeechBackend` (the `Engine`) and a
+/// `TranscriptionBackend` (`WhisperBackend`), with the safety settings of `ServerConfiguration`.
 public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let backend: Backend
+    public let transcriber: any TranscriptionBackend
     public let configuration: ServerConfiguration
+    /// Slots shared by syntheses and transcriptions (both are CPU-bound on the same cores).
     let admission: AdmissionControl
 
-    public init(backend: Backend, configuration: ServerConfiguration = .init()) {
+    public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
+                configuration: ServerConfiguration = .init()) {
         self.backend = backend
+        self.transcriber = transcriber
         self.configuration = configuration
         self.admission = AdmissionControl(maxActive: configuration.maxConcurrentSyntheses,
                                           maxQueued: configuration.maxQueuedRequests)
@@ -23,13 +27,22 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
 
         let catalog = ModelCatalog(backend: backend)
-        let info = InfoRoutes(backend: backend, catalog: catalog, admission: admission)
+        let recognition = RecognitionCatalog(backend: transcriber, configuration: configuration)
+        let info = InfoRoutes(backend: backend, catalog: catalog, recognition: recognition, admission: admission)
         let speech = SpeechRoute(backend: backend, configuration: configuration, admission: admission, catalog: catalog)
+        let transcription = TranscriptionRoute(backend: transcriber, configuration: configuration, admission: admission,
+                                               catalog: recognition)
         router.get("/health") { _, _ in await info.health() }
         router.get("/v1/models") { _, _ in await info.models() }
         router.get("/v1/models/:id") { _, context in try await info.model(context.parameters.require("id")) }
         router.get("/v1/audio/voices") { _, _ in await info.voices() }
         router.post("/v1/audio/speech") { request, context in try await speech.handle(request, context: context) }
+        router.post("/v1/audio/transcriptions") { request, context in
+            try await transcription.handle(request, context: context, task: .transcribe)
+        }
+        router.post("/v1/audio/translations") { request, context in
+            try await transcription.handle(request, context: context, task: .translate)
+        }
         return router
     }
 

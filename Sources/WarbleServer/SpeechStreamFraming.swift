@@ -67,11 +67,7 @@ final class SpeechStreamFraming {
     }
 
     private static func sse(_ payload: some Encodable) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        let json = (try? encoder.encode(payload)) ?? Data("{}".utf8)
-        return Data("data: ".utf8) + json + Data("\n\n".utf8)
+        Data("data: ".utf8) + APIJSON.encode(payload) + Data("\n\n".utf8)
     }
 
     struct AudioDelta: Encodable {

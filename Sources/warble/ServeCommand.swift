@@ -8,8 +8,14 @@ import WarbleServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the installed voices over OpenAI's speech API (POST /v1/audio/speech).",
+        abstract: "Serve the installed voices and Whisper models over OpenAI's audio API.",
         discussion: """
+            Routes: POST /v1/audio/speech (text to speech), POST /v1/audio/transcriptions and \
+            /v1/audio/translations (speech to text, multipart uploads as OpenAI takes them), GET /v1/models, \
+            /v1/audio/voices, /health. OpenAI's model name whisper-1 stands for --asr-model on transcriptions \
+            and --translation-model on translations; installed Whisper ids (whisper-tiny.en, whisper-base) \
+            work too. Whisper models load on their first request and are then shared.
+
             Binds 127.0.0.1 unless told otherwise; any other address needs an API key, which clients \
             send as 'Authorization: Bearer KEY'. Stops on SIGINT or SIGTERM after running requests finish.
 
@@ -17,6 +23,8 @@ struct ServeCommand: AsyncParsableCommand {
               warble serve --port 8880
               curl -s localhost:8880/v1/audio/speech -H 'Content-Type: application/json' \\
                 -d '{"model":"tts-1","input":"Hello.","voice":"en_US-joe-medium","response_format":"wav"}' -o hello.wav
+              curl -s localhost:8880/v1/audio/transcriptions -F file=@speech.wav -F model=whisper-1 \\
+                -F response_format=srt
               WARBLE_API_KEY=secret warble serve --host 0.0.0.0
             """
     )
@@ -30,22 +38,31 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "API key clients must send as a Bearer token (default: $WARBLE_API_KEY; none on loopback).")
     var apiKey: String?
 
-    @Option(help: "Syntheses running at the same time.")
+    @Option(help: "Syntheses and transcriptions running at the same time.")
     var maxConcurrent = 2
 
-    @Option(help: "Requests waiting for a synthesis slot before the server answers 429.")
+    @Option(help: "Requests waiting for a slot before the server answers 429.")
     var maxQueue = 8
 
-    @Option(help: "Largest request body, in bytes (larger: 413).")
+    @Option(help: "Largest JSON request body (speech), in bytes (larger: 413).")
     var maxBodyBytes = 64 << 10
+
+    @Option(help: "Largest audio upload for transcriptions and translations, in bytes (larger: 413; OpenAI's limit is 25 MB).")
+    var maxUploadBytes = 25 << 20
+
+    @Option(help: "Whisper model that whisper-1 means on /v1/audio/transcriptions.")
+    var asrModel = "whisper-tiny.en"
+
+    @Option(help: "Multilingual Whisper model that whisper-1 means on /v1/audio/translations.")
+    var translationModel = "whisper-base"
 
     @Option(help: "Longest input, in characters.")
     var maxInputCharacters = 4096
 
-    @Option(help: "Time limit per request (queueing and synthesis), in seconds.")
+    @Option(help: "Time limit per request (queueing plus synthesis or transcription), in seconds.")
     var timeLimit: Double = 120
 
-    @Option(help: "Threads for ONNX Runtime per synthesis (0: one per core).")
+    @Option(help: "Threads for ONNX Runtime per synthesis or transcription (0: one per core).")
     var threads = 0
 
     @Option(help: "Size of the engine's cache of rendered sentences, in MiB (0: no cache).")
@@ -65,7 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = ServerConfiguration(
             host: host, port: port, apiKey: key?.isEmpty == false ? key : nil, maxBodyBytes: maxBodyBytes,
             maxInputCharacters: maxInputCharacters, requestTimeLimit: .milliseconds(Int(timeLimit * 1000)),
-            maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue)
+            maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue, maxUploadBytes: maxUploadBytes,
+            defaultTranscriptionModel: asrModel, defaultTranslationModel: translationModel)
         do { try settings.validate() } catch { throw ValidationError(error.description) }
 
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(
@@ -73,7 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !noPreload, let voice = await engine.defaultVoice {
             _ = try await engine.renderer(for: voice.model)
         }
-        let server = SpeechServer(backend: engine, configuration: settings)
+        let server = SpeechServer(backend: engine, transcriber: WhisperBackend(threads: threads), configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         try await server.run(logLevel: logLevel) { port in
             FileHandle.standardError.write(Data("warble: serving on http://\(shownHost):\(port)\n".utf8))

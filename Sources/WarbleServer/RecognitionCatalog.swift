@@ -1,0 +1,47 @@
+import WarbleModels
+
+/// The recognition models the API offers: OpenAI's `whisper-1` (mapped to the configured default
+/// for each task) and each installed model by its own id.
+struct RecognitionCatalog: Sendable {
+    /// The name OpenAI clients send.
+    static let alias = "whisper-1"
+
+    let backend: any TranscriptionBackend
+    let configuration: ServerConfiguration
+
+    /// Every model id, the alias first; none when no recognition model is installed.
+    func modelIDs() async -> [String] {
+        let installed = await backend.recognitionModels().map(\.id)
+        return installed.isEmpty ? [] : [Self.alias] + installed
+    }
+
+    /// The installed model a request's `model` names (404 when none), able to do `task` (400 otherwise).
+    func model(_ requested: String, task: TranscriptionOptions.Task) async throws -> RecognitionModelDescription {
+        let installed = await backend.recognitionModels()
+        guard !installed.isEmpty else {
+            throw APIError(.notFound, "no speech recognition model is installed: install one with "
+                + "tools/whisper/install.sh whisper-tiny.en (or whisper-base)", param: "model", code: "model_not_found")
+        }
+        let list = installed.map(\.id).joined(separator: ", ")
+        let isAlias = requested == Self.alias
+        let id = isAlias ? (task == .translate ? configuration.defaultTranslationModel
+                                               : configuration.defaultTranscriptionModel) : requested
+        guard let model = installed.first(where: { $0.id == id }) else {
+            if isAlias {
+                throw APIError(.notFound, "\(Self.alias) stands for '\(id)' on this server, which is not installed; "
+                    + "installed: \(list) (choose with warble serve --\(task == .translate ? "translation" : "asr")-model)",
+                    param: "model", code: "model_not_found")
+            }
+            throw APIError(.notFound, "model '\(requested)' is not an installed speech recognition model; use one of "
+                + "\(Self.alias), \(list)", param: "model", code: "model_not_found")
+        }
+        if task == .translate, !model.canTranslate {
+            let multilingual = installed.filter(\.canTranslate).map(\.id)
+            throw APIError.badRequest("\(model.id) is English-only and cannot translate; use a multilingual model"
+                + (multilingual.isEmpty ? " (none is installed: tools/whisper/install.sh whisper-base)"
+                                        : ": \(multilingual.joined(separator: ", "))"),
+                param: "model", code: "invalid_value")
+        }
+        return model
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import WarbleModels
+
+/// The `response_format`s of OpenAI's transcription and translation routes, and the body of each.
+enum TranscriptResponseFormat: String, CaseIterable, Sendable {
+    case json, text, srt, vtt
+    case verboseJSON = "verbose_json"
+
+    var contentType: String {
+        switch self {
+        case .json, .verboseJSON: "application/json"
+        case .text: "text/plain; charset=utf-8"
+        case .srt: "application/x-subrip; charset=utf-8"
+        case .vtt: "text/vtt; charset=utf-8"
+        }
+    }
+
+    /// The response body for a finished transcript of `duration` seconds of audio.
+    /// `language`: the spoken language for transcriptions, "en" for translations.
+    func body(_ segments: [TranscriptSegment], task: TranscriptionOptions.Task, language: String,
+              duration: Double) -> Data {
+        let text = TranscriptRendering.text(segments)
+        switch self {
+        case .text: return Data((text + "\n").utf8)
+        case .srt: return Data(TranscriptRendering.subRip(segments).utf8)
+        case .vtt: return Data(TranscriptRendering.webVTT(segments).utf8)
+        case .json: return APIJSON.encode(Transcript(text: text, usage: .init(seconds: duration)))
+        case .verboseJSON:
+            return APIJSON.encode(VerboseTranscript(
+                task: task.rawValue, language: language, duration: duration, text: text,
+                segments: segments.enumerated().map { VerboseTranscript.Segment(id: $0, segment: $1) },
+                usage: .init(seconds: duration)))
+        }
+    }
+
+    /// OpenAI's usage for audio models billed by duration.
+    struct Usage: Encodable {
+        var type = "duration"
+        var seconds: Double
+    }
+
+    /// `json`: the text alone.
+    struct Transcript: Encodable {
+        var text: String
+        var usage: Usage
+    }
+
+    /// `verbose_json`: the text, the language, the duration and each segment with Whisper's scores.
+    struct VerboseTranscript: Encodable {
+        struct Segment: Encodable {
+            var id: Int
+            /// The segment's start in 10 ms frames: Whisper's window offset is not kept in our
+            /// segments, so this is the segment's own start (OpenAI gives the window's).
+            var seek: Int
+            var start: Double
+            var end: Double
+            var text: String
+            var tokens: [Int]
+            var temperature: Double
+            var avgLogprob: Double
+            var compressionRatio: Double
+            var noSpeechProb: Double
+
+            init(id: Int, segment: TranscriptSegment) {
+                self.id = id
+                seek = Int((segment.start * 100).rounded(.down))
+                start = segment.start
+                end = segment.end
+                text = segment.text
+                tokens = segment.tokens
+                temperature = segment.temperature
+                avgLogprob = segment.averageLogProbability
+                compressionRatio = segment.compressionRatio
+                noSpeechProb = segment.noSpeechProbability
+            }
+        }
+        var task: String
+        var language: String
+        var duration: Double
+        var text: String
+        var segments: [Segment]
+        var usage: Usage
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Hummingbird
+import Logging
+import WarbleAudio
+import WarbleModels
+
+/// `POST /v1/audio/transcriptions` and `/v1/audio/translations`: a multipart upload (within the
+/// upload limit) is checked and decoded, waits for a slot (shared with speech), and is transcribed
+/// whole; the answer is the transcript in the requested `response_format`. A client that
+/// disconnects cancels the transcription; a request past the time limit gets 503.
+struct TranscriptionRoute: Sendable {
+    let backend: any TranscriptionBackend
+    let configuration: ServerConfiguration
+    let admission: AdmissionControl
+    let catalog: RecognitionCatalog
+
+    func handle(_ request: Request, context: some RequestContext, task: TranscriptionOptions.Task) async throws -> Response {
+        let started = ContinuousClock.now
+        let deadline = started + configuration.requestTimeLimit
+        var request = request
+        let form = try TranscriptionForm(try await readForm(&request), task: task)
+        let model = try await catalog.model(form.model, task: task)
+        if let language = form.language, !model.languages.contains(language) {
+            throw APIError.badRequest("language '\(language)' is not one \(model.id) accepts; "
+                + (model.languages.count == 1 ? "it is English-only (en); use a multilingual model for other languages"
+                                              : "use one of \(model.languages.joined(separator: ", "))"),
+                param: "language", code: "invalid_value")
+        }
+        let audio = try form.audio()
+        var options = TranscriptionOptions(language: form.language, task: task, beamSize: 5)
+        // OpenAI: temperature 0 (the default) raises the temperature when a window fails the
+        // log-probability or compression thresholds; any other value is used alone.
+        if let temperature = form.temperature, temperature > 0 { options.temperatures = [temperature] }
+        options.initialPrompt = form.prompt
+
+        let permit = try await admission.acquire(waitingAtMost: deadline - .now)
+        let logger = context.logger
+        logger.info("transcription started", metadata: [
+            "model": "\(model.id)", "task": "\(task.rawValue)", "format": "\(form.responseFormat.rawValue)",
+            "seconds": "\(String(format: "%.1f", audio.duration))",
+        ])
+        let segments: [TranscriptSegment]
+        do {
+            let stream = backend.transcribe(audio, model: model.id, options: options)
+            let limit = configuration.requestTimeLimit
+            segments = try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await Self.collect(stream, before: deadline, limit: limit)
+            }
+        } catch {
+            let translated = translate(error)
+            await permit.release(error is CancellationError ? .cancelled : translated.status.code >= 500 ? .failed : .refused)
+            if error is CancellationError {
+                logger.info("client went away; transcription cancelled",
+                            metadata: ["ms": "\(started.millisecondsElapsed)"])
+                throw error
+            }
+            throw translated
+        }
+        await permit.release(.completed)
+        logger.info("transcription finished", metadata: [
+            "segments": "\(segments.count)", "ms": "\(started.millisecondsElapsed)",
+        ])
+        let language = task == .translate ? "en" : (segments.first?.language ?? form.language ?? model.languages[0])
+        let body = form.responseFormat.body(segments, task: task, language: language, duration: audio.duration)
+        return Response(status: .ok, headers: [.contentType: form.responseFormat.contentType, .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The multipart form, within the upload limit (413 beyond it).
+    private func readForm(_ request: inout Request) async throws -> MultipartForm {
+        let limit = configuration.maxUploadBytes
+        let tooLarge = APIError(.contentTooLarge, "the upload is larger than the \(limit)-byte limit "
+            + "(warble serve --max-upload-bytes)", param: "file", code: "request_too_large")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        let boundary = try MultipartForm.boundary(contentType: request.headers[.contentType])
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        return try MultipartForm(body: Array(buffer: body), boundary: boundary)
+    }
+
+    /// Every segment of `stream`, failing once `deadline` passes.
+    static func collect(_ stream: AsyncThrowingStream<TranscriptSegment, any Error>,
+                        before deadline: ContinuousClock.Instant, limit: Duration) async throws -> [TranscriptSegment] {
+        try await withThrowingTaskGroup(of: [TranscriptSegment].self) { group in
+            group.addTask {
+                var segments: [TranscriptSegment] = []
+                for try await segment in stream { segments.append(segment) }
+                // A cancelled consumer ends the stream early without an error.
+                try Task.checkCancellation()
+                return segments
+            }
+            group.addTask {
+                try await Task.sleep(until: deadline, clock: .continuous)
+                throw TranscriptionTimeout(limit: limit)
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? []
+        }
+    }
+
+    /// Errors of a transcription in OpenAI's shape: bad audio is the client's (400), a broken model
+    /// or a run failure the server's (500), the time limit 503.
+    private func translate(_ error: any Error) -> APIError {
+        switch error {
+        case let timeout as TranscriptionTimeout:
+            return APIError(.serviceUnavailable, timeout.description, type: "server_error", code: "timeout")
+        case let error as ModelError:
+            switch error.kind {
+            case .badInput: return .badRequest(error.message, param: "file", code: "invalid_value")
+            case .unknownVoice: return .badRequest(error.message, param: "language", code: "invalid_value")
+            case .badModel, .failed: return .internalError(error.message)
+            }
+        default:
+            return APIError(translating: error)
+        }
+    }
+}
+
+/// A transcription ran past the server's time limit.
+struct TranscriptionTimeout: Error, CustomStringConvertible {
+    let limit: Duration
+    var description: String {
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        return "transcription did not finish within the \(String(format: "%g", seconds)) s time limit"
+    }
+}
