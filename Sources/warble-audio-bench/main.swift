@@ -1,15 +1,17 @@
 // Times WarbleAudio's feature extraction and resampling on the inputs written by
 // tools/audio/bench_reference.py; scripts/bench-audio.sh runs it beside the Python references.
-// Usage: warble-audio-bench INPUT_DIR RUNS   → one line per case: "<name> <median ms>".
+// Usage: warble-audio-bench INPUT_DIR RUNS [PREFIX]   → one line per case: "<name> <median ms>";
+// with PREFIX, only the cases whose names start with it (for profiling one case).
 import Foundation
 import WarbleAudio
 
 let arguments = CommandLine.arguments
-guard arguments.count == 3, let runs = Int(arguments[2]), runs > 0 else {
-    FileHandle.standardError.write(Data("usage: warble-audio-bench INPUT_DIR RUNS\n".utf8))
+guard arguments.count == 3 || arguments.count == 4, let runs = Int(arguments[2]), runs > 0 else {
+    FileHandle.standardError.write(Data("usage: warble-audio-bench INPUT_DIR RUNS [PREFIX]\n".utf8))
     exit(2)
 }
 let directory = URL(fileURLWithPath: arguments[1])
+let prefix = arguments.count == 4 ? arguments[3] : ""
 
 func load(_ name: String) -> [Float] {
     guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else {
@@ -23,6 +25,7 @@ func load(_ name: String) -> [Float] {
 
 /// Median wall time in ms over `runs` runs after one warm-up; `sink` keeps results alive.
 func time(_ name: String, _ body: () throws -> Int) rethrows {
+    guard name.hasPrefix(prefix) else { return }
     var sink = try body()
     var times = [Double]()
     let clock = ContinuousClock()

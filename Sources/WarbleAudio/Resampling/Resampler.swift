@@ -42,14 +42,8 @@ public struct Resampler: Sendable, Equatable {
         if buffer.sampleRate == outputRate { return buffer }
         let resampler = try StreamingResampler(
             inputRate: buffer.sampleRate, outputRate: outputRate, channelCount: buffer.channelCount, quality: quality)
-        var out = try resampler.convert(buffer, flush: true)
-        let expected = Int((Double(buffer.frameCount) * Double(outputRate) / Double(buffer.sampleRate)).rounded())
-        if out.frameCount > expected {
-            out = out.slice(frames: 0..<expected)
-        } else if out.frameCount < expected {
-            out.appendMatching(.silence(frames: expected - out.frameCount, channelCount: out.channelCount, sampleRate: outputRate))
-        }
-        return out
+        let frames = Int((Double(buffer.frameCount) * Double(outputRate) / Double(buffer.sampleRate)).rounded())
+        return try resampler.convertWhole(buffer, frames: frames)
     }
 }
 
