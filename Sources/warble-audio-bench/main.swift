@@ -1,11 +1,20 @@
 // Times WarbleAudio's feature extraction and resampling on the inputs written by
 // tools/audio/bench_reference.py; scripts/bench-audio.sh runs it beside the Python references.
-// Usage: warble-audio-bench INPUT_DIR RUNS [PREFIX]   → one line per case: "<name> <median ms>";
-// with PREFIX, only the cases whose names start with it (for profiling one case).
+// Usage: warble-audio-bench INPUT_DIR RUNS [PREFIX]   → one line per case:
+//   "<name> <median wall ms> <median CPU ms>" (CPU: this thread's CPU time, less disturbed by other
+//   processes on a shared machine); with PREFIX, only the cases whose names start with it.
+// warble-audio-bench --soxr → libsoxr's version and the engine of each resampling case.
 import Foundation
 import WarbleAudio
 
 let arguments = CommandLine.arguments
+if arguments.count == 2 && arguments[1] == "--soxr" {
+    print("libsoxr", StreamingResampler.libraryVersion)
+    for (name, rate) in [("resample_44k_16k", 44100), ("resample_24k_16k", 24000)] {
+        print(name, "engine", (try? StreamingResampler(inputRate: rate, outputRate: 16000).engine) ?? "?")
+    }
+    exit(0)
+}
 guard arguments.count == 3 || arguments.count == 4, let runs = Int(arguments[2]), runs > 0 else {
     FileHandle.standardError.write(Data("usage: warble-audio-bench INPUT_DIR RUNS [PREFIX]\n".utf8))
     exit(2)
@@ -23,20 +32,30 @@ func load(_ name: String) -> [Float] {
     }
 }
 
-/// Median wall time in ms over `runs` runs after one warm-up; `sink` keeps results alive.
+/// This thread's CPU time in ms.
+func threadCPUMilliseconds() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
+}
+
+/// Median wall and CPU time in ms over `runs` runs after one warm-up; `sink` keeps results alive.
 func time(_ name: String, _ body: () throws -> Int) rethrows {
     guard name.hasPrefix(prefix) else { return }
     var sink = try body()
-    var times = [Double]()
+    var wall = [Double](), cpu = [Double]()
     let clock = ContinuousClock()
     for _ in 0..<runs {
         var result = 0
+        let cpuStart = threadCPUMilliseconds()
         let elapsed = try clock.measure { result = try body() }
+        cpu.append(threadCPUMilliseconds() - cpuStart)
         sink &+= result
-        times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        wall.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
     }
-    times.sort()
-    print(name, String(format: "%.3f", times[times.count / 2]), "# \(sink & 1)")
+    wall.sort()
+    cpu.sort()
+    print(name, String(format: "%.3f", wall[wall.count / 2]), String(format: "%.3f", cpu[cpu.count / 2]), "# \(sink & 1)")
 }
 
 let x16 = load("x16.f32"), x24 = load("x24.f32"), x44 = load("x44.f32")

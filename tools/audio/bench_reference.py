@@ -2,7 +2,9 @@
 """Python side of scripts/bench-audio.sh.
 
   bench_reference.py inputs DIR        writes 60 s test signals (x16.f32, x24.f32, x44.f32)
-  bench_reference.py time DIR RUNS     prints "<name> <median ms>" per case, same names as warble-audio-bench
+  bench_reference.py time DIR RUNS     prints "<name> <median wall ms> <median CPU ms>" per case, same
+                                       names as warble-audio-bench (CPU: this thread's CPU time)
+  bench_reference.py soxr              python-soxr's libsoxr version and the engine of each resampling case
 """
 import os
 import sys
@@ -25,13 +27,22 @@ def inputs(directory):
 
 def timed(name, runs, body):
     body()
-    times = []
+    wall, cpu = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.thread_time()
         body()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    print(name, f"{times[len(times) // 2]:.3f}", flush=True)
+        cpu.append((time.thread_time() - cpu_start) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+    wall.sort()
+    cpu.sort()
+    print(name, f"{wall[len(wall) // 2]:.3f}", f"{cpu[len(cpu) // 2]:.3f}", flush=True)
+
+
+def soxr_info():
+    print("libsoxr", soxr.__libsoxr_version__)
+    for name, rate in [("resample_44k_16k", 44100), ("resample_24k_16k", 24000)]:
+        # ResampleStream builds the same libsoxr object as soxr.resample (HQ, float32).
+        print(name, "engine", soxr.ResampleStream(rate, 16000, 1, dtype="float32", quality="HQ")._csoxr.engine())
 
 
 def run(directory, runs):
@@ -55,5 +66,7 @@ if __name__ == "__main__":
         inputs(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "time":
         run(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) == 2 and sys.argv[1] == "soxr":
+        soxr_info()
     else:
         sys.exit(__doc__)

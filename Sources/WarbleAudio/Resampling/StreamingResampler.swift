@@ -38,6 +38,9 @@ public final class StreamingResampler {
     /// libsoxr's engine for this conversion, e.g. "cr32s" (single precision, SIMD) for `.high`.
     public var engine: String { String(cString: soxr_engine(soxr)) }
 
+    /// The linked libsoxr's version, e.g. "libsoxr-0.1.3".
+    public static var libraryVersion: String { String(cString: soxr_version()) }
+
     /// Resamples the next chunk; the output may be shorter or empty while the filter fills.
     public func process(_ chunk: AudioBuffer) throws(ResamplerError) -> AudioBuffer {
         try convert(chunk, flush: false)
