@@ -69,6 +69,8 @@ struct OpenAIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
+        } catch is CancellationError {
+            throw CancellationError()  // the client went away: no one to answer (the route logged it)
         } catch {
             let translated = APIError(translating: error)
             if translated.status.code >= 500 {

@@ -73,6 +73,15 @@ extension APIError {
                  headers: [.retryAfter: String(retryAfterSeconds)])
     }
 
+    /// The same error with `Connection: close`, for answers given after the route watched the
+    /// connection for a hang-up (Hummingbird's inbound-close watch ends the connection's request
+    /// stream, so the connection cannot serve another request: the header tells the client so).
+    func closingConnection() -> APIError {
+        var headers = headers
+        headers[.connection] = "close"
+        return APIError(status, message, type: type, param: param, code: code, headers: headers)
+    }
+
     static func internalError(_ message: String) -> APIError {
         APIError(.internalServerError, message, type: "server_error", code: "internal_error")
     }

@@ -37,6 +37,9 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
         var headers: HTTPFields = [
             .contentType: events ? "text/event-stream" : format.contentType,
             .cacheControl: "no-store",
+            // The body watches the connection for a hang-up, which ends its request stream: the
+            // connection cannot serve another request, and the header tells the client so.
+            .connection: "close",
         ]
         headers[.init("X-Warble-Voice")!] = voice.id
         headers[.init("X-Warble-Sample-Rate")!] = String(outputRate)

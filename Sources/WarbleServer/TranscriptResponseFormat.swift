@@ -27,7 +27,7 @@ enum TranscriptResponseFormat: String, CaseIterable, Sendable {
         case .json: return APIJSON.encode(Transcript(text: text, usage: .init(seconds: duration)))
         case .verboseJSON:
             return APIJSON.encode(VerboseTranscript(
-                task: task.rawValue, language: language, duration: duration, text: text,
+                task: task.rawValue, language: LanguageNames.name(language), duration: duration, text: text,
                 segments: segments.enumerated().map { VerboseTranscript.Segment(id: $0, segment: $1) },
                 usage: .init(seconds: duration)))
         }
@@ -45,7 +45,8 @@ enum TranscriptResponseFormat: String, CaseIterable, Sendable {
         var usage: Usage
     }
 
-    /// `verbose_json`: the text, the language, the duration and each segment with Whisper's scores.
+    /// `verbose_json`: the text, the language (its English name, as OpenAI gives it), the duration
+    /// and each segment with Whisper's scores.
     struct VerboseTranscript: Encodable {
         struct Segment: Encodable {
             var id: Int

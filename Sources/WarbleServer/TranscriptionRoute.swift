@@ -47,7 +47,7 @@ struct TranscriptionRoute: Sendable {
                 try await Self.collect(stream, before: deadline, limit: limit)
             }
         } catch {
-            let translated = translate(error)
+            let translated = translate(error).closingConnection()
             await permit.release(error is CancellationError ? .cancelled : translated.status.code >= 500 ? .failed : .refused)
             if error is CancellationError {
                 logger.info("client went away; transcription cancelled",
@@ -62,7 +62,9 @@ struct TranscriptionRoute: Sendable {
         ])
         let language = task == .translate ? "en" : (segments.first?.language ?? form.language ?? model.languages[0])
         let body = form.responseFormat.body(segments, task: task, language: language, duration: audio.duration)
-        return Response(status: .ok, headers: [.contentType: form.responseFormat.contentType, .cacheControl: "no-store"],
+        // `Connection: close`: see `APIError.closingConnection`.
+        return Response(status: .ok, headers: [.contentType: form.responseFormat.contentType, .cacheControl: "no-store",
+                                               .connection: "close"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 

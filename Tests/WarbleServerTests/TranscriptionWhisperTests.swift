@@ -67,13 +67,20 @@ import WarbleEngine
             #expect(abs((segment["end"] as? Double ?? -1) - expected.end) < 0.01)
         }
         #expect(body["text"] as? String == golden.map(\.text).joined().trimmingCharacters(in: .whitespaces))
-        #expect(body["language"] as? String == "en")
+        #expect(body["language"] as? String == "english")
     }
 
     @Test func verboseJSONMatchesFasterWhisper() async throws {
         let (golden, audio) = try await load()
         let response = try await transcribe(audio, fields: [("model", "whisper-1"), ("response_format", "verbose_json")])
         try expectMatches(response, golden.without)
+    }
+
+    @Test func everyInstalledLanguageHasAName() async throws {
+        let models = await Self.backend.recognitionModels()
+        let languages = Set(models.flatMap(\.languages))
+        #expect(languages.count >= 99, "install whisper-base (scripts/test.sh): \(models.map(\.id))")
+        #expect(languages.subtracting(LanguageNames.names.keys).isEmpty)
     }
 
     @Test func initialPromptMatchesFasterWhisper() async throws {
@@ -85,5 +92,4 @@ import WarbleEngine
         ])
         try expectMatches(response, golden.with)
     }
-
 }

@@ -11,8 +11,10 @@ import json
 import os
 import signal
 import socket
+import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -24,6 +26,8 @@ import soundfile
 PIPER = "en_US-joe-medium"  # 22050 Hz
 TEXT = "Hello from Warble. This sentence is spoken by a local voice, streamed as it is made."
 LONG = " ".join(f"This is sentence number {i}, long enough to take a moment to speak." for i in range(1, 41))
+
+ASR_TEXT = "The quick brown fox jumps over the lazy dog near the river bank."
 
 failures: list[str] = []
 
@@ -49,6 +53,107 @@ def check_audio(name: str, data: bytes, rate: int, *, pcm: bool = False, min_s: 
     check(min_s <= duration <= max_s, f"{name}: duration {duration:.2f} s within [{min_s}, {max_s}]")
     check(rms > 0.01, f"{name}: not silent (RMS {rms:.3f} > 0.01)")
     return duration
+
+
+def words(text: str) -> list[str]:
+    return re.sub(r"[^a-z0-9' ]+", " ", text.lower()).split()
+
+
+def word_error_rate(reference: str, hypothesis: str) -> float:
+    """Word-level Levenshtein distance over the reference's length."""
+    ref, hyp = words(reference), words(hypothesis)
+    row = list(range(len(hyp) + 1))
+    for i, r in enumerate(ref, 1):
+        previous, row[0] = row[0], i
+        for j, h in enumerate(hyp, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (r != h))
+    return row[len(hyp)] / max(1, len(ref))
+
+
+def check_words(name: str, text: str, *, at_most: float = 0.2) -> None:
+    wer = word_error_rate(ASR_TEXT, text)
+    check(wer <= at_most, f"{name}: word error rate {wer:.2f} <= {at_most} ({text.strip()!r})")
+
+
+def subtitle_text(subtitles: str) -> str:
+    """The cue text of SubRip or WebVTT: no header, numbers or time lines."""
+    return " ".join(line for line in subtitles.splitlines()
+                    if line.strip() and "-->" not in line and not line.strip().isdigit() and line.strip() != "WEBVTT")
+
+
+def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
+    """Transcription and translation of a clip our own voice speaks, in every response_format."""
+    clip = client.audio.speech.create(model="tts-1", voice=PIPER, input=ASR_TEXT, response_format="wav").content
+    with tempfile.NamedTemporaryFile(suffix=".wav") as wav:
+        wav.write(clip)
+        wav.flush()
+        started = time.monotonic()
+        result = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"))
+        print(f"     transcription (json, model load included): {time.monotonic() - started:.2f} s", flush=True)
+        check_words("transcribe json", result.text)
+        text = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"), response_format="text")
+        check(isinstance(text, str), "transcribe text: a string")
+        check_words("transcribe text", text)
+        srt = client.audio.transcriptions.create(model="whisper-tiny.en", file=open(wav.name, "rb"), response_format="srt")
+        check(srt.startswith("1\n00:00:0") and " --> " in srt, f"transcribe srt: numbered cues with times ({srt[:40]!r})")
+        check_words("transcribe srt", subtitle_text(srt))
+        vtt = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"), response_format="vtt",
+                                                 language="en")
+        check(vtt.startswith("WEBVTT\n\n00:00:0"), f"transcribe vtt: WEBVTT header and cues ({vtt[:30]!r})")
+        check_words("transcribe vtt", subtitle_text(vtt))
+        verbose = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"),
+                                                     response_format="verbose_json", timestamp_granularities=["segment"],
+                                                     prompt="A fox by the river.", temperature=0)
+        duration = len(soundfile.read(io.BytesIO(clip))[0]) / 22050
+        check(abs(verbose.duration - duration) < 0.01, f"verbose_json: duration {verbose.duration:.2f} s == {duration:.2f} s")
+        check(verbose.language == "english", f"verbose_json: language {verbose.language!r}")
+        segments = verbose.segments or []
+        check(len(segments) >= 1 and segments[0].start >= 0 and segments[-1].end <= duration + 0.5
+              and all(s.tokens and s.avg_logprob < 0 for s in segments),
+              f"verbose_json: segments with times, tokens and scores ({len(segments)})")
+        check_words("transcribe verbose_json", verbose.text)
+        started = time.monotonic()
+        translation = client.audio.translations.create(model="whisper-1", file=open(wav.name, "rb"))
+        print(f"     translation (whisper-base, model load included): {time.monotonic() - started:.2f} s", flush=True)
+        check_words("translate json", translation.text, at_most=0.3)
+        # curl -F, as the README shows it.
+        out = subprocess.run(["curl", "-sS", "--fail-with-body", "-H", f"Authorization: Bearer {key}",
+                              "-F", f"file=@{wav.name}", "-F", "model=whisper-tiny.en", "-F", "response_format=text",
+                              base + "/audio/transcriptions"], capture_output=True, timeout=120)
+        check(out.returncode == 0, f"curl multipart: success ({out.stderr.decode().strip()[:200]})")
+        check_words("curl multipart text", out.stdout.decode())
+    # A client that hangs up cancels its transcription (30 s of audio, so it cannot finish first).
+    samples, rate = soundfile.read(io.BytesIO(clip), dtype="float32")
+    long_clip = io.BytesIO()
+    soundfile.write(long_clip, np.tile(samples, 8), rate, format="WAV", subtype="PCM_16")
+    boundary = "e2e-boundary-5f1c"
+    payload = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"model\"\r\n\r\nwhisper-1\r\n"
+               f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"long.wav\"\r\n"
+               "Content-Type: audio/wav\r\n\r\n").encode() + long_clip.getvalue() + f"\r\n--{boundary}--\r\n".encode()
+    before = health(base, key)["requests"]["cancelled"]
+    host, port = base.split("//")[1].split("/")[0].rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(b"POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\n"
+                     + f"Content-Type: multipart/form-data; boundary={boundary}\r\nAuthorization: Bearer {key}\r\n"
+                       f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+        time.sleep(0.5)
+    deadline = time.monotonic() + 10
+    state = health(base, key)
+    while time.monotonic() < deadline and (state["active"] or state["requests"]["cancelled"] == before):
+        time.sleep(0.1)
+        state = health(base, key)
+    check(state["requests"]["cancelled"] == before + 1 and state["active"] == 0,
+          f"transcription disconnect: cancelled and slot freed ({state['requests']})")
+    try:
+        client.audio.transcriptions.create(model="whisper-1", file=("notes.txt", b"not audio at all", "text/plain"))
+        check(False, "non-audio upload raises BadRequestError")
+    except openai.BadRequestError as error:
+        check("not audio" in str(error) and "notes.txt" in str(error), "non-audio upload: 400 saying what it found")
+    try:
+        client.audio.transcriptions.create(model="whisper-9", file=("a.wav", clip, "audio/wav"))
+        check(False, "unknown model raises NotFoundError")
+    except openai.NotFoundError as error:
+        check("whisper-tiny.en" in str(error), "unknown model: 404 listing the installed ones")
 
 
 def health(base: str, key: str) -> dict:
@@ -138,7 +243,10 @@ def main() -> int:
     check_audio("sse audio", audio, 22050, min_s=1.5)
     check(kinds[-1] == "speech.audio.done", "sse: ends with speech.audio.done")
 
-    # 5. A client that goes away cancels its synthesis and frees the slot.
+    # 5. Speech recognition: transcriptions in every format, a translation, curl -F, errors.
+    check_recognition(client, base, key)
+
+    # 6. A client that goes away cancels its synthesis and frees the slot.
     before = health(base, key)["requests"]["cancelled"]
     host, port = base.split("//")[1].split("/")[0].rsplit(":", 1)
     payload = json.dumps({"model": "tts-1", "voice": PIPER, "input": LONG, "response_format": "wav"}).encode()
@@ -155,7 +263,7 @@ def main() -> int:
     check(state["requests"]["cancelled"] == before + 1 and state["active"] == 0,
           f"disconnect: synthesis cancelled and slot freed ({state})")
 
-    # 6. Graceful shutdown: a request in flight completes after SIGTERM.
+    # 7. Graceful shutdown: a request in flight completes after SIGTERM.
     if args.pid:
         result = {}
 
