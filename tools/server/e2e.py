@@ -108,9 +108,10 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
         check(abs(verbose.duration - duration) < 0.01, f"verbose_json: duration {verbose.duration:.2f} s == {duration:.2f} s")
         check(verbose.language == "english", f"verbose_json: language {verbose.language!r}")
         segments = verbose.segments or []
-        check(len(segments) >= 1 and segments[0].start >= 0 and segments[-1].end <= duration + 0.5
-              and all(s.tokens and s.avg_logprob < 0 for s in segments),
-              f"verbose_json: segments with times, tokens and scores ({len(segments)})")
+        # Whisper's timestamps can run a little past the end of the audio: no upper bound on `end`.
+        check(len(segments) >= 1 and 0 <= segments[0].start < 1
+              and all(s.start < s.end and s.tokens and s.avg_logprob <= 0 for s in segments),
+              f"verbose_json: segments with times, tokens and scores ({segments})")
         check_words("transcribe verbose_json", verbose.text)
         started = time.monotonic()
         translation = client.audio.translations.create(model="whisper-1", file=open(wav.name, "rb"))
@@ -137,13 +138,7 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
                      + f"Content-Type: multipart/form-data; boundary={boundary}\r\nAuthorization: Bearer {key}\r\n"
                        f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
         time.sleep(0.5)
-    deadline = time.monotonic() + 10
-    state = health(base, key)
-    while time.monotonic() < deadline and (state["active"] or state["requests"]["cancelled"] == before):
-        time.sleep(0.1)
-        state = health(base, key)
-    check(state["requests"]["cancelled"] == before + 1 and state["active"] == 0,
-          f"transcription disconnect: cancelled and slot freed ({state['requests']})")
+    check_cancelled("transcription disconnect", base, key, before)
     try:
         client.audio.transcriptions.create(model="whisper-1", file=("notes.txt", b"not audio at all", "text/plain"))
         check(False, "non-audio upload raises BadRequestError")
@@ -159,6 +154,17 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
 def health(base: str, key: str) -> dict:
     with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
         return json.load(response)
+
+
+def check_cancelled(name: str, base: str, key: str, before: int) -> None:
+    """Within 10 s, /health counts one more cancelled request and no active one."""
+    deadline = time.monotonic() + 10
+    state = health(base, key)
+    while time.monotonic() < deadline and (state["active"] or state["requests"]["cancelled"] == before):
+        time.sleep(0.1)
+        state = health(base, key)
+    check(state["requests"]["cancelled"] == before + 1 and state["active"] == 0,
+          f"{name}: work cancelled and slot freed ({state})")
 
 
 def main() -> int:
@@ -255,13 +261,7 @@ def main() -> int:
                      + f"Authorization: Bearer {key}\r\nContent-Length: {len(payload)}\r\n\r\n".encode() + payload)
         received = sock.recv(4096)
         check(received.startswith(b"HTTP/1.1 200"), "disconnect: the response started")
-    deadline = time.monotonic() + 10
-    state = health(base, key)
-    while time.monotonic() < deadline and (state["active"] or state["requests"]["cancelled"] == before):
-        time.sleep(0.1)
-        state = health(base, key)
-    check(state["requests"]["cancelled"] == before + 1 and state["active"] == 0,
-          f"disconnect: synthesis cancelled and slot freed ({state})")
+    check_cancelled("disconnect", base, key, before)
 
     # 7. Graceful shutdown: a request in flight completes after SIGTERM.
     if args.pid:
