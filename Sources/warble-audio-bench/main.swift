@@ -1,8 +1,10 @@
 // Times WarbleAudio's feature extraction and resampling on the inputs written by
 // tools/audio/bench_reference.py; scripts/bench-audio.sh runs it beside the Python references.
 // Usage: warble-audio-bench INPUT_DIR RUNS [PREFIX]   → one line per case:
-//   "<name> <median wall ms> <median CPU ms>" (CPU: this thread's CPU time, less disturbed by other
-//   processes on a shared machine); with PREFIX, only the cases whose names start with it.
+//   "<name> <median wall ms> <median CPU ms>" (CPU: the process's CPU time, all threads; less disturbed
+//   by other processes on a shared machine); with PREFIX, only the cases whose names start with it.
+// Resampling runs with the default threads (segments on each core for long buffers) and, as
+// "<name>_1thread", on the calling thread only.
 // warble-audio-bench --soxr → libsoxr's version and the engine of each resampling case.
 import Foundation
 import WarbleAudio
@@ -32,10 +34,10 @@ func load(_ name: String) -> [Float] {
     }
 }
 
-/// This thread's CPU time in ms.
-func threadCPUMilliseconds() -> Double {
+/// This process's CPU time in ms (all threads).
+func processCPUMilliseconds() -> Double {
     var spec = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
     return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
 }
 
@@ -47,9 +49,9 @@ func time(_ name: String, _ body: () throws -> Int) rethrows {
     let clock = ContinuousClock()
     for _ in 0..<runs {
         var result = 0
-        let cpuStart = threadCPUMilliseconds()
+        let cpuStart = processCPUMilliseconds()
         let elapsed = try clock.measure { result = try body() }
-        cpu.append(threadCPUMilliseconds() - cpuStart)
+        cpu.append(processCPUMilliseconds() - cpuStart)
         sink &+= result
         wall.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
     }
@@ -77,3 +79,9 @@ time("kaldi_fbank_80") { fbank(x16).rows }
 time("istft_24k_16_4") { hift.inverse(hiftSpectrum, length: x24.count).count }
 try time("resample_44k_16k") { try AudioBuffer(mono: x44, sampleRate: 44100).resampled(to: 16000).frameCount }
 try time("resample_24k_16k") { try AudioBuffer(mono: x24, sampleRate: 24000).resampled(to: 16000).frameCount }
+try time("resample_44k_16k_1thread") {
+    try AudioBuffer(mono: x44, sampleRate: 44100).resampled(to: 16000, threads: 1).frameCount
+}
+try time("resample_24k_16k_1thread") {
+    try AudioBuffer(mono: x24, sampleRate: 24000).resampled(to: 16000, threads: 1).frameCount
+}

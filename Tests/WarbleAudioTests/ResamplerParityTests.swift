@@ -11,22 +11,25 @@ import Testing
     static let maxAbs: Float = 1e-6
     static let minimumSNR = 120.0
 
-    @Test func wholeBufferMatchesPythonSoxr() throws {
+    /// One thread, and three segments on separate threads (6 s splits into three 2 s segments).
+    @Test(arguments: [1, 3])
+    func wholeBufferMatchesPythonSoxr(threads: Int) throws {
         let x = AudioBuffer(mono: try Fixtures.array("input_44k_long").values, sampleRate: 44100)
         let expected = try Fixtures.array("soxr_44100_16000_hq_long").values
-        let y = try x.resampled(to: 16000)
+        let y = try x.resampled(to: 16000, threads: threads)
         #expect(y.frameCount == expected.count)
         let diff = maxAbsDiff(y.samples, expected), ratio = snr(y.samples, reference: expected)
         #expect(diff < Self.maxAbs, "max abs \(diff) vs python-soxr; tolerance \(Self.maxAbs)")
         #expect(ratio > Self.minimumSNR, "SNR \(ratio) dB vs python-soxr; required > \(Self.minimumSNR) dB")
     }
 
-    @Test func stereoMatchesPythonSoxrPerChannel() throws {
+    @Test(arguments: [1, 2])
+    func stereoMatchesPythonSoxrPerChannel(threads: Int) throws {
         let left = try Fixtures.array("input_44k_long").values
         let (interleaved, shape) = try Fixtures.array("soxr_stereo_44100_16000_hq")
         let expected = try AudioBuffer(interleaved: interleaved, channelCount: shape[1], sampleRate: 16000)
         let x = try AudioBuffer(channels: [left, left.reversed().map { 0.5 * $0 }], sampleRate: 44100)
-        let y = try x.resampled(to: 16000)
+        let y = try x.resampled(to: 16000, threads: threads)
         #expect(y.channelCount == 2 && y.frameCount == expected.frameCount)
         for c in 0..<2 {
             let diff = maxAbsDiff(y.channels[c], expected.channels[c])

@@ -3,7 +3,7 @@
 
   bench_reference.py inputs DIR        writes 60 s test signals (x16.f32, x24.f32, x44.f32)
   bench_reference.py time DIR RUNS     prints "<name> <median wall ms> <median CPU ms>" per case, same
-                                       names as warble-audio-bench (CPU: this thread's CPU time)
+                                       names as warble-audio-bench (CPU: the process's CPU time)
   bench_reference.py soxr              python-soxr's libsoxr version and the engine of each resampling case
 """
 import os
@@ -29,9 +29,9 @@ def timed(name, runs, body):
     body()
     wall, cpu = [], []
     for _ in range(runs):
-        start, cpu_start = time.perf_counter(), time.thread_time()
+        start, cpu_start = time.perf_counter(), time.process_time()
         body()
-        cpu.append((time.thread_time() - cpu_start) * 1000)
+        cpu.append((time.process_time() - cpu_start) * 1000)
         wall.append((time.perf_counter() - start) * 1000)
     wall.sort()
     cpu.sort()

@@ -1,3 +1,4 @@
+import Foundation
 import CSoxr
 
 /// libsoxr quality presets.
@@ -27,29 +28,41 @@ public enum ResamplerQuality: Sendable, Equatable {
 /// Whole-buffer sample-rate conversion with libsoxr. The output has round(frames · out / in) frames
 /// (python-soxr's `resample` gives the same count) and is aligned with the input (libsoxr removes its
 /// filter delay). Channels are resampled planar, without interleaving.
+///
+/// Buffers of several seconds are cut into segments converted on up to `threads` threads (see
+/// `ResamplingSegments`); the result equals a single-threaded conversion up to float rounding.
 public struct Resampler: Sendable, Equatable {
     public let outputRate: Int
     public let quality: ResamplerQuality
+    /// Most threads one conversion uses: 0 (the default) for one per active processor, 1 for the
+    /// calling thread only.
+    public let threads: Int
 
-    public init(outputRate: Int, quality: ResamplerQuality = .high) throws(ResamplerError) {
+    public init(outputRate: Int, quality: ResamplerQuality = .high, threads: Int = 0) throws(ResamplerError) {
         guard outputRate > 0 else { throw .invalidSampleRate(outputRate) }
+        guard threads >= 0 else { throw .invalidThreadCount(threads) }
         self.outputRate = outputRate
         self.quality = quality
+        self.threads = threads
     }
 
     /// `buffer` at `outputRate` (unchanged when the rates already match).
     public func callAsFunction(_ buffer: AudioBuffer) throws(ResamplerError) -> AudioBuffer {
         if buffer.sampleRate == outputRate { return buffer }
+        let frames = Int((Double(buffer.frameCount) * Double(outputRate) / Double(buffer.sampleRate)).rounded())
+        let parts = threads == 0 ? ProcessInfo.processInfo.activeProcessorCount : threads
+        let plan = ResamplingSegments(
+            inputRate: buffer.sampleRate, outputRate: outputRate, frames: buffer.frameCount, outputFrames: frames, parts: parts)
+        if plan.segments.count > 1 { return try convertSegments(buffer, plan: plan, frames: frames) }
         let resampler = try StreamingResampler(
             inputRate: buffer.sampleRate, outputRate: outputRate, channelCount: buffer.channelCount, quality: quality)
-        let frames = Int((Double(buffer.frameCount) * Double(outputRate) / Double(buffer.sampleRate)).rounded())
         return try resampler.convertWhole(buffer, frames: frames)
     }
 }
 
 extension AudioBuffer {
-    /// This audio at `sampleRate`, resampled with libsoxr.
-    public func resampled(to sampleRate: Int, quality: ResamplerQuality = .high) throws(ResamplerError) -> AudioBuffer {
-        try Resampler(outputRate: sampleRate, quality: quality)(self)
+    /// This audio at `sampleRate`, resampled with libsoxr (`threads`: see `Resampler.threads`).
+    public func resampled(to sampleRate: Int, quality: ResamplerQuality = .high, threads: Int = 0) throws(ResamplerError) -> AudioBuffer {
+        try Resampler(outputRate: sampleRate, quality: quality, threads: threads)(self)
     }
 }

@@ -66,15 +66,34 @@ public final class StreamingResampler {
     /// straight into the result's storage; output past `frames` is dropped, a shortfall is silence.
     func convertWhole(_ buffer: AudioBuffer, frames: Int) throws(ResamplerError) -> AudioBuffer {
         try checkInput(buffer)
-        let channels = try Self.withChannelPointers(buffer.channels) { pointers throws(ResamplerError) in
-            var pump = Pump(input: pointers, frames: buffer.frameCount, flush: true)
-            return try Self.channelArrays(count: channelCount, capacity: frames) { output throws(ResamplerError) in
-                let produced = try run(&pump, into: output, room: frames)
-                for channel in output { (channel + produced).initialize(repeating: 0, count: frames - produced) }
+        let channels = try Self.withChannelPointers(buffer.channels) { input throws(ResamplerError) in
+            try Self.channelArrays(count: channelCount, capacity: frames) { output throws(ResamplerError) in
+                try convertFlushing(input, frames: buffer.frameCount, skip: 0, into: output, count: frames)
                 return frames
             }
         }
         return try Self.buffer(channels, sampleRate: outputRate)
+    }
+
+    /// Converts `frames` planar input frames and flushes; drops the first `skip` output frames, writes
+    /// the next `count` into `output` (silence for any shortfall) and drops the rest. This object is
+    /// used up (libsoxr may still hold output) and must not be used again.
+    func convertFlushing(
+        _ input: [UnsafePointer<Float>], frames: Int, skip: Int,
+        into output: [UnsafeMutablePointer<Float>], count: Int
+    ) throws(ResamplerError) {
+        var pump = Pump(input: input, frames: frames, flush: true)
+        if skip > 0 {
+            let scratch = (0..<channelCount).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: skip) }
+            defer { scratch.forEach { $0.deallocate() } }
+            var skipped = 0
+            while skipped < skip && !pump.isComplete {
+                skipped += try run(&pump, into: scratch.map { $0 + skipped }, room: skip - skipped)
+            }
+        }
+        let produced = pump.isComplete ? 0 : try run(&pump, into: output, room: count)
+        for channel in output { (channel + produced).initialize(repeating: 0, count: count - produced) }
+        isFinished = true
     }
 
     private func checkInput(_ chunk: AudioBuffer) throws(ResamplerError) {
@@ -151,7 +170,7 @@ public final class StreamingResampler {
     }
 
     /// Pointers to every channel's storage, valid inside `body` (no copies).
-    private static func withChannelPointers<R>(
+    static func withChannelPointers<R>(
         _ channels: [[Float]], _ collected: [UnsafePointer<Float>] = [],
         _ body: ([UnsafePointer<Float>]) throws(ResamplerError) -> R
     ) throws(ResamplerError) -> R {
@@ -165,7 +184,7 @@ public final class StreamingResampler {
 
     /// `count` arrays of up to `capacity` floats, written in place through their storage by `fill`,
     /// which returns how many frames it initialised in each (the same for all, at most `capacity`).
-    private static func channelArrays(
+    static func channelArrays(
         count: Int, capacity: Int, _ fill: ([UnsafeMutablePointer<Float>]) throws(ResamplerError) -> Int
     ) throws(ResamplerError) -> [[Float]] {
         var arrays = [[Float]]()
