@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Times `warble transcribe` against faster-whisper on the same 3-minute clip, model, threads and
-options (beam 5, temperature fallback, timestamps), alternating the two for several rounds.
+options (beam 5, temperature fallback, timestamps), alternating them for several rounds.
 
-    bench_transcribe.py WARBLE_BIN MODEL_ID [--threads 2] [--rounds 3] [--compute-type float32]
+    bench_transcribe.py WARBLE_BIN MODEL_ID [--threads 2] [--rounds 3] [--variants f32,int8]
 
-Wall time and peak resident memory (ru_maxrss of each child process, model loading included) are
-measured for each run; prints medians, the real-time factor (wall / audio seconds) and the ratios.
+Variants, each a pair measured in the same rounds:
+  f32   warble MODEL_ID (f32 weights)           vs faster-whisper compute_type float32
+  int8  warble MODEL_ID-int8 (ORT dynamic int8) vs faster-whisper compute_type int8
+Every round runs warble f32, faster-whisper f32, warble int8, faster-whisper int8 in turn. Wall time and
+peak resident memory (ru_maxrss of each child process, model loading included) are measured for each
+run; prints medians, the real-time factor (wall / audio seconds) and the ratios.
 """
 
 from __future__ import annotations
@@ -73,38 +77,59 @@ def run_measured(command: list[str], env: dict | None = None) -> tuple[float, fl
     return wall, usage.ru_maxrss / 1024.0, output
 
 
+VARIANTS = {"f32": ("", "float32"), "int8": ("-int8", "int8")}
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("warble")
     parser.add_argument("model")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--compute-type", default="float32")
+    parser.add_argument("--variants", default="f32,int8", help="comma-separated: f32, int8")
     parser.add_argument("--work", default="/tmp")
     args = parser.parse_args(argv)
+    variants = [v for v in args.variants.split(",") if v]
+    if not variants or any(v not in VARIANTS for v in variants):
+        parser.error(f"--variants takes f32 and/or int8, got {args.variants!r}")
     _, ct2_dir = model_paths(args.model)
+    for v in variants:
+        model_paths(args.model + VARIANTS[v][0])  # exits with the install command when missing
     clip = bench_clip(args.work)
     seconds = 180.0
-    swift_cmd = [args.warble, "transcribe", "--model", args.model, "--language", "en", "--threads",
-                 str(args.threads), "--quiet", clip]
-    python_cmd = [sys.executable, "-c", FW_RUNNER, ct2_dir, clip, str(args.threads), args.compute_type]
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
-    results = {"swift": [], "python": []}
+    commands = {}
+    for v in variants:
+        suffix, compute = VARIANTS[v]
+        commands[("warble", v)] = [args.warble, "transcribe", "--model", args.model + suffix, "--language", "en",
+                                   "--threads", str(args.threads), "--quiet", clip]
+        commands[("faster-whisper", v)] = [sys.executable, "-c", FW_RUNNER, ct2_dir, clip, str(args.threads), compute]
+    results = {key: [] for key in commands}
     for r in range(args.rounds):
-        for side, command in (("swift", swift_cmd), ("python", python_cmd)):
+        for key, command in commands.items():
             wall, rss, out = run_measured(command, env)
-            results[side].append((wall, rss))
-            words = len(out.split()) if side == "swift" else out.strip()
-            print(f"round {r + 1}/{args.rounds} {side:<6} {wall:7.2f} s  {rss:7.1f} MiB  ({words} words)",
-                  file=sys.stderr)
-    med = {side: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for side, v in results.items()}
-    (sw, sm), (pw, pm) = med["swift"], med["python"]
-    print(f"model {args.model}, {args.threads} threads, {seconds:.0f} s of audio, beam 5 (defaults), "
-          f"faster-whisper compute_type {args.compute_type}; medians of {args.rounds} alternating rounds")
-    print(f"{'':<16}{'wall s':>9}{'RTF':>8}{'peak MiB':>10}")
-    print(f"{'warble':<16}{sw:>9.2f}{sw / seconds:>8.3f}{sm:>10.1f}")
-    print(f"{'faster-whisper':<16}{pw:>9.2f}{pw / seconds:>8.3f}{pm:>10.1f}")
-    print(f"wall time warble/faster-whisper: {sw / pw:.2f}x (target <= 1.0); peak memory ratio: {sm / pm:.2f}x")
+            results[key].append((wall, rss))
+            words = len(out.split()) if key[0] == "warble" else out.strip()
+            print(f"round {r + 1}/{args.rounds} {key[0]:<14} {key[1]:<4} {wall:7.2f} s  {rss:7.1f} MiB  ({words} words)",
+                  file=sys.stderr, flush=True)
+    med = {key: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for key, v in results.items()}
+    print(f"model {args.model}, {args.threads} threads, {seconds:.0f} s of audio, beam 5 (defaults); "
+          f"medians of {args.rounds} alternating rounds")
+    print(f"{'':<22}{'wall s':>9}{'RTF':>8}{'peak MiB':>10}")
+    for v in variants:
+        suffix, compute = VARIANTS[v]
+        for side, label in (("warble", f"warble {v}"), ("faster-whisper", f"faster-whisper {compute}")):
+            w, m = med[(side, v)]
+            print(f"{label:<22}{w:>9.2f}{w / seconds:>8.3f}{m:>10.1f}")
+    for v in variants:
+        (sw, sm), (pw, pm) = med[("warble", v)], med[("faster-whisper", v)]
+        target = " (target <= 1.0)" if v == "f32" else ""
+        print(f"{v}: wall time warble/faster-whisper {sw / pw:.2f}x{target}; peak memory {sm / pm:.2f}x")
+    if len(variants) == 2:
+        (s32, m32), (s8, m8) = med[("warble", "f32")], med[("warble", "int8")]
+        (p32, _), (p8, _) = med[("faster-whisper", "f32")], med[("faster-whisper", "int8")]
+        print(f"int8 speed-up over f32: warble {s32 / s8:.2f}x, faster-whisper {p32 / p8:.2f}x; "
+              f"warble int8 memory {m8 / m32:.2f}x of f32")
     return 0
 
 
