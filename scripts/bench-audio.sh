@@ -4,10 +4,9 @@
 #   scripts/bench-audio.sh [RUNS]    (default 7 runs per case per round; BENCH_ROUNDS=5 rounds)
 # Prints each case's median wall time and the ratio python/swift (above 1: Swift faster), and the same
 # ratio on CPU time (each process's own, all threads: less disturbed when other processes share the
-# cores). Python runs one thread. Swift runs one thread except resampling, which by default converts
-# a long buffer in segments on every core; "<case>_1thread" is Swift on one thread against the same
-# Python figure. Resampling: both call libsoxr 0.1.3 (Debian's for Swift, python-soxr's bundled
-# build for Python); the engine each picked at run time is printed first.
+# cores). Both sides run one thread, except "<case>_segments": Swift resampling in segments on every
+# core (threads: 0), against the same Python figure. Resampling: both call libsoxr 0.1.3 (Debian's for
+# Swift, python-soxr's bundled build for Python); the engine each picked at run time is printed first.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 runs="${1:-7}"
@@ -53,7 +52,7 @@ def parse(text):
 nan = float("nan")
 print(f"{'case (60 s of audio)':<22}{'Swift ms':>10}{'Python ms':>11}{'python/swift':>14}{'CPU python/swift':>18}")
 for name in swift:
-    reference = name.removesuffix("_1thread")  # python-soxr is single-threaded either way
+    reference = name.removesuffix("_segments")  # python-soxr has one way: one thread
     s, p = swift[name], python.get(reference, nan)
     cpu_ratio = python_cpu.get(reference, nan) / swift_cpu[name]
     print(f"{name:<22}{s:>10.2f}{p:>11.2f}{p / s:>13.2f}x{cpu_ratio:>17.2f}x")

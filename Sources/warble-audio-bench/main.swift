@@ -3,8 +3,8 @@
 // Usage: warble-audio-bench INPUT_DIR RUNS [PREFIX]   → one line per case:
 //   "<name> <median wall ms> <median CPU ms>" (CPU: the process's CPU time, all threads; less disturbed
 //   by other processes on a shared machine); with PREFIX, only the cases whose names start with it.
-// Resampling runs with the default threads (segments on each core for long buffers) and, as
-// "<name>_1thread", on the calling thread only.
+// Resampling runs with the default (the calling thread only) and, as "<name>_segments", in segments
+// on every core (threads: 0).
 // warble-audio-bench --soxr → libsoxr's version and the engine of each resampling case.
 import Foundation
 import WarbleAudio
@@ -79,9 +79,9 @@ time("kaldi_fbank_80") { fbank(x16).rows }
 time("istft_24k_16_4") { hift.inverse(hiftSpectrum, length: x24.count).count }
 try time("resample_44k_16k") { try AudioBuffer(mono: x44, sampleRate: 44100).resampled(to: 16000).frameCount }
 try time("resample_24k_16k") { try AudioBuffer(mono: x24, sampleRate: 24000).resampled(to: 16000).frameCount }
-try time("resample_44k_16k_1thread") {
-    try AudioBuffer(mono: x44, sampleRate: 44100).resampled(to: 16000, threads: 1).frameCount
+try time("resample_44k_16k_segments") {
+    try AudioBuffer(mono: x44, sampleRate: 44100).resampled(to: 16000, threads: 0).frameCount
 }
-try time("resample_24k_16k_1thread") {
-    try AudioBuffer(mono: x24, sampleRate: 24000).resampled(to: 16000, threads: 1).frameCount
+try time("resample_24k_16k_segments") {
+    try AudioBuffer(mono: x24, sampleRate: 24000).resampled(to: 16000, threads: 0).frameCount
 }

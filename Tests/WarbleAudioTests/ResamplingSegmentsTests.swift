@@ -52,7 +52,8 @@ import Testing
         }
     }
 
-    @Test func threadCountIsChecked() {
+    @Test func threadCountIsCheckedAndOneByDefault() throws {
         #expect(throws: ResamplerError.invalidThreadCount(-1)) { try Resampler(outputRate: 16000, threads: -1) }
+        #expect(try Resampler(outputRate: 16000).threads == 1)
     }
 }
