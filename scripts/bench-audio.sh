@@ -50,10 +50,10 @@ def parse(text):
     return median(wall), median(cpu)
 (swift, swift_cpu), (python, python_cpu) = parse(sys.argv[1]), parse(sys.argv[2])
 nan = float("nan")
-print(f"{'case (60 s of audio)':<22}{'Swift ms':>10}{'Python ms':>11}{'python/swift':>14}{'CPU python/swift':>18}")
+print(f"{'case (60 s of audio)':<27}{'Swift ms':>10}{'Python ms':>11}{'python/swift':>14}{'CPU python/swift':>18}")
 for name in swift:
     reference = name.removesuffix("_segments")  # python-soxr has one way: one thread
     s, p = swift[name], python.get(reference, nan)
     cpu_ratio = python_cpu.get(reference, nan) / swift_cpu[name]
-    print(f"{name:<22}{s:>10.2f}{p:>11.2f}{p / s:>13.2f}x{cpu_ratio:>17.2f}x")
+    print(f"{name:<27}{s:>10.2f}{p:>11.2f}{p / s:>13.2f}x{cpu_ratio:>17.2f}x")
 PY
