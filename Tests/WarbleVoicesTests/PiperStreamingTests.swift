@@ -5,13 +5,17 @@ import WarbleEngine
 @testable import WarbleModels
 import WarblePhonemes
 
-/// Piper decodes each sentence in growing windows: the first audio is out early and the pieces join
-/// into exactly what one-shot decoding gives.
+/// Piper decodes each sentence in windows: a request's first audio is out early, no window is wider
+/// than the largest one, and the pieces join into exactly what one-shot decoding gives.
 @Suite(.serialized) struct PiperStreamingTests {
-    static let sentence = Utterance(
-        text: "Streaming inside a sentence starts the audio long before the whole sentence has been decoded, "
-            + "and the listener never hears the difference.",
-        language: "en-us", sourceRange: 0..<10, words: [0..<10], endsSentence: true)
+    static let sentence = {
+        var utterance = Utterance(
+            text: "Streaming inside a sentence starts the audio long before the whole sentence has been decoded, "
+                + "and the listener never hears the difference.",
+            language: "en-us", sourceRange: 0..<10, words: [0..<10], endsSentence: true)
+        utterance.opensRequest = true
+        return utterance
+    }()
 
     @Test func windowsJoinIntoOneShotDecoding() throws {
         let piper = try InstalledVoices.sharedPiper.get()
@@ -33,6 +37,30 @@ import WarblePhonemes
         let difference = zip(oneShot, windowed).map { abs($0 - $1) }.max() ?? 1
         // Tolerance: float noise of differently sized convolutions; 1e-4 is far below audibility (−80 dB).
         #expect(difference < 1e-4, "max abs difference windowed vs one-shot: \(difference)")
+    }
+
+    @Test func laterSentencesUseEvenWindowsNoWiderThanTheLargest() throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        var long = Self.sentence
+        long.opensRequest = false
+        long.text = Array(repeating: long.text, count: 3).joined(separator: " ")
+        let options = try RunOptions()
+        let rendering = try piper.begin(long, voice: piper.defaultVoice, rate: 1, options: options)
+        var pieces: [[Float]] = []
+        while !rendering.isFinished { pieces.append(try rendering.nextPiece(options: options)) }
+        let largest = PiperWindowedRendering.maximumWindow * 256
+        #expect(rendering.totalSamples > 2 * largest, "the test sentence needs three windows or more")
+        #expect(pieces.allSatisfy { $0.count <= largest }, "\(pieces.map(\.count))")
+        // Shared out evenly: no sliver at the end.
+        let sizes = pieces.map(\.count)
+        #expect((sizes.max() ?? 0) - (sizes.min() ?? 0) <= 256, "\(sizes)")
+
+        let phonemes = try EspeakPhonemizer().phonemize(long.text, language: "en-us")
+        let oneShot = try piper.synthesize(phonemes: phonemes)
+        let windowed = pieces.flatMap { $0 }
+        #expect(oneShot.count == windowed.count)
+        // Tolerance as above.
+        #expect((zip(oneShot, windowed).map { abs($0 - $1) }.max() ?? 1) < 1e-4)
     }
 
     @Test func splitVoiceEqualsTheWholeModel() throws {

@@ -1,12 +1,15 @@
 import ONNXRuntime
 
-/// Decodes Piper's latent z in growing windows (32 frames, then 8× more each time: 256, 2048…), each
-/// with `contextFrames` of z on both sides, keeping only the window's own samples: the pieces join into
-/// exactly what one-shot decoding gives, and the first piece is out after a small fraction of the work.
+/// Decodes Piper's latent z in windows, each with `contextFrames` of z on both sides, keeping only the
+/// window's own samples: the pieces join into exactly what one-shot decoding gives.
 ///
-/// Growth by 8 keeps the overlap small (a typical sentence is two windows: about 10 % more decoder work
-/// than one pass, where doubling cost 20–40 %), and each window still decodes far faster than the one
-/// before it plays, so a real-time listener never waits between pieces.
+/// A request's first utterance starts with a 32-frame window (0.37 s of audio at 22 kHz), so its first
+/// audio is out after a small fraction of the work; the next window is 16 times larger, which a
+/// typical sentence finishes in (two windows: 28 frames of overlap). Later utterances start at the
+/// largest window, since the audio before them is still playing. Windows never exceed
+/// `maximumWindow` frames (512: 6 s of audio), so the decoder's activations, and with them memory,
+/// stay the same size however long a sentence is; each window decodes many times faster than the
+/// one before it plays, so a real-time listener never waits between pieces.
 final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
     // Mutated only by nextPiece; callers never run it concurrently.
     private let z: [Float]
@@ -20,15 +23,18 @@ final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
     private let growth: Int
     let wordWeights: [Int]
 
+    /// The widest window, in frames of z (512: 6 s of audio at 22 kHz).
+    static let maximumWindow = 512
+
     init(z: [Float], channels: Int, frames: Int, split: PiperSplit, decoder: Session, wordWeights: [Int],
-         firstWindow: Int = 32, growth: Int = 8, maximumWindow: Int = 4096) {
+         firstWindow: Int = 32, growth: Int = 16, maximumWindow: Int = PiperWindowedRendering.maximumWindow) {
         self.z = z
         self.channels = channels
         self.frames = frames
         self.split = split
         self.decoder = decoder
         self.wordWeights = wordWeights
-        self.windowFrames = firstWindow
+        self.windowFrames = min(firstWindow, maximumWindow)
         self.maximumWindow = maximumWindow
         self.growth = growth
     }
@@ -36,12 +42,23 @@ final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
     var totalSamples: Int { frames * split.hopSamples }
     var isFinished: Bool { nextFrame >= frames }
 
+    /// Frames of the window that starts at `start`: the planned size, but never leaving a sliver for
+    /// the last window, and at the largest size the rest is shared out evenly.
+    private func windowSize(from start: Int) -> Int {
+        let remaining = frames - start
+        if remaining <= windowFrames { return remaining }
+        if windowFrames >= maximumWindow {
+            let windows = (remaining + maximumWindow - 1) / maximumWindow
+            return (remaining + windows - 1) / windows
+        }
+        if remaining - windowFrames < windowFrames / 2, remaining <= maximumWindow { return remaining }
+        return windowFrames
+    }
+
     func nextPiece(options: RunOptions) throws -> [Float] {
         guard !isFinished else { return [] }
         let start = nextFrame
-        // Do not leave a sliver for the last window.
-        var end = min(frames, start + windowFrames)
-        if frames - end < windowFrames / 2 { end = frames }
+        let end = start + windowSize(from: start)
         let lo = max(0, start - split.contextFrames)
         let hi = min(frames, end + split.contextFrames)
         let width = hi - lo

@@ -34,6 +34,10 @@ public struct Utterance: Sendable, Equatable {
     public var sayAs: SayAs?
     /// Whether the next utterance continues this one mid-phrase (no pause between them).
     public var joinsNext = false
+    /// Whether this is the request's first sound: the listener is waiting for its first audio, so a
+    /// renderer that can stream should start with a small piece. Later utterances are rendered while
+    /// earlier audio plays.
+    public var opensRequest = false
 
     public init(text: String, phonemes: String? = nil, language: String, prosody: Prosody = .neutral,
                 voice: String? = nil, sourceRange: Range<Int>, words: [Range<Int>], endsSentence: Bool,
@@ -231,6 +235,8 @@ public struct SpeechPlan: Sendable {
             let pause = previous.endsSentence ? planner.sentencePause : planner.clausePause
             if pause > 0 { queue.append(.pause(pause)) }
         }
+        var utterance = utterance
+        utterance.opensRequest = !saidAnything
         queue.append(.utterance(utterance))
         lastSound = utterance
         saidAnything = true
