@@ -58,7 +58,9 @@ let package = Package(
         .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleAudio", "WarbleText", "CZlib"], swiftSettings: strict),
 
         // MARK: Engine
-        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleModels"], swiftSettings: strict),
+        // glibc's malloc_trim, declared in C (no pointers cross into Swift).
+        .target(name: "CHeap"),
+        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleModels", "CHeap"], swiftSettings: strict),
 
         // MARK: Server
         .target(

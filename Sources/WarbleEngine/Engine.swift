@@ -17,13 +17,18 @@ public actor Engine {
         /// Upper bound of the rendered-utterance cache.
         public var cacheBytes: Int
         public var sessionOptions: SessionOptions
+        /// Whether freed heap memory goes back to the system each time the last running synthesis ends
+        /// (see `ProcessHeap`), so that resident memory returns near its level before the work.
+        public var releaseMemoryWhenIdle: Bool
 
         public init(defaultVoice: String = "en_US-joe-medium", idleUnloadAfter: Duration? = .seconds(600),
-                    cacheBytes: Int = 64 << 20, sessionOptions: SessionOptions = .init()) {
+                    cacheBytes: Int = 64 << 20, sessionOptions: SessionOptions = .init(),
+                    releaseMemoryWhenIdle: Bool = true) {
             self.defaultVoice = defaultVoice
             self.idleUnloadAfter = idleUnloadAfter
             self.cacheBytes = cacheBytes
             self.sessionOptions = sessionOptions
+            self.releaseMemoryWhenIdle = releaseMemoryWhenIdle
         }
     }
 
@@ -127,6 +132,10 @@ public actor Engine {
             active[model] = nil
             publish(active.isEmpty ? .ready(model: model) : .synthesizing(model: active.keys.sorted()[0]))
         }
+        if active.isEmpty, configuration.releaseMemoryWhenIdle {
+            // Nothing is being synthesised: give the heap's free memory back (off the actor: it walks the heap).
+            Task.detached(priority: .background) { ProcessHeap.releaseFreeMemory() }
+        }
     }
 
     // MARK: Loading
@@ -172,6 +181,9 @@ public actor Engine {
             unloaded.append(id)
         }
         if !unloaded.isEmpty, loads.isEmpty { publish(.idle) }
+        if !unloaded.isEmpty, configuration.releaseMemoryWhenIdle {
+            Task.detached(priority: .background) { ProcessHeap.releaseFreeMemory() }
+        }
         return unloaded
     }
 
