@@ -14,7 +14,7 @@
 # time <= 0.9 x Python, time outside ORT's Run < 5 % of synthesis, time to first audio of a
 # 5-sentence paragraph <= 1.2 x synthesising its first sentence alone, peak memory for the long text
 # <= 1.2 x one sentence (whole-process peak RSS from /usr/bin/time -v, and VmHWM). The memory runs
-# use the engine's default chunk cache (64 MiB, as `warble say`); the timing runs turn it off.
+# use the chunk cache of `warble say` (4 MiB); the timing runs turn it off.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
@@ -60,7 +60,7 @@ for voice in "${voices[@]}"; do
         for text in one-sentence "long-$memory_words"; do
             say "$voice: peak memory, $text"
             /usr/bin/time -v -o "$out/$voice-swift-mem-$text.time" \
-                "$warble" bench tts --voice "$(swift_voice "$voice")" --threads "$threads" --cache-mb 64 \
+                "$warble" bench tts --voice "$(swift_voice "$voice")" --threads "$threads" --cache-mb 4 \
                 --text-file "$out/$text.txt" > "$out/$voice-swift-mem-$text.json"
             if [[ "${BENCH_MEMORY_PYTHON:-0}" == 1 ]]; then
                 /usr/bin/time -v -o "$out/$voice-python-mem-$text.time" \

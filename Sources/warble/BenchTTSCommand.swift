@@ -13,7 +13,7 @@ struct BenchTTSCommand: AsyncParsableCommand {
         discussion: """
             Prints one JSON object. Times are wall-clock seconds. run_s is the time inside ONNX Runtime's \
             Run (counted by ONNXRuntime.RunTimer), outside_run_s the rest of the synthesis time, of which \
-            phonemize_s is espeak-ng. The engine's chunk cache is off unless --cache-mb is given, so every \
+            phonemize_s is espeak-ng, synth_cpu_s the process's CPU time. The engine's chunk cache is off unless --cache-mb is given, so every \
             sentence is really synthesised. With --text-file only that text is synthesised (for memory).
             """
     )
@@ -82,6 +82,7 @@ struct BenchTTSCommand: AsyncParsableCommand {
     private func measure(_ report: inout BenchTTSReport, texts: [String], engine: Engine, phonemizer: TimedPhonemizer) async throws {
         phonemizer.reset()
         RunTimer.start()
+        let cpu = ProcessMemory.cpuSeconds
         var seconds = 0.0
         var audio = 0.0
         for text in texts {
@@ -91,6 +92,7 @@ struct BenchTTSCommand: AsyncParsableCommand {
         }
         let run = RunTimer.stop()
         report.synth_s = seconds
+        report.synth_cpu_s = ProcessMemory.cpuSeconds - cpu
         report.audio_s = audio
         report.rtf = seconds / max(audio, 1e-9)
         report.runs = run.runs
@@ -130,6 +132,8 @@ struct BenchTTSReport: Encodable {
     var load_s: Double?
     var warmup_s: Double?
     var synth_s: Double?
+    /// Process CPU time (user + system) during the synthesis: less disturbed by a busy machine.
+    var synth_cpu_s: Double?
     var audio_s: Double?
     var rtf: Double?
     var runs: Int?
