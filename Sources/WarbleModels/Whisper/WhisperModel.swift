@@ -58,6 +58,9 @@ public final class WhisperModel: Sendable {
         options.memoryArena = false
         // Prepacked copies of the weights cost ~80 MB (tiny.en) for no measurable speed here.
         options.configEntries["session.disable_prepacking"] = "1"
+        // Without memory patterns each run allocates as it goes instead of one planned block per input
+        // shape: 3-minute clip, tiny.en, median of 4 alternating rounds, peak 525 -> 498 MiB, same speed.
+        options.memoryPattern = false
         encoder = try session("encoder.onnx")
         decoder = try session("decoder.onnx")
         do {
