@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "whisper"))
 
 import numpy as np  # noqa: E402
 
-from check_parity import model_paths  # noqa: E402
+from check_parity import model_paths, warble_home  # noqa: E402
 
 FW_RUNNER = """
 import sys
@@ -94,7 +94,10 @@ def main(argv: list[str]) -> int:
         parser.error(f"--variants takes f32 and/or int8, got {args.variants!r}")
     _, ct2_dir = model_paths(args.model)
     for v in variants:
-        model_paths(args.model + VARIANTS[v][0])  # exits with the install command when missing
+        model_id = args.model + VARIANTS[v][0]
+        onnx_dir = os.path.join(warble_home(), "models", model_id)
+        if not os.path.isfile(os.path.join(onnx_dir, "manifest.json")):
+            sys.exit(f"bench_transcribe: {onnx_dir} is missing; run tools/whisper/install.sh {model_id}")
     clip = bench_clip(args.work)
     seconds = 180.0
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
