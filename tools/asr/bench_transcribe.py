@@ -7,7 +7,8 @@ options (beam 5, temperature fallback, timestamps), alternating them for several
 Variants, each a pair measured in the same rounds:
   f32   warble MODEL_ID (f32 weights)           vs faster-whisper compute_type float32
   int8  warble MODEL_ID-int8 (ORT dynamic int8) vs faster-whisper compute_type int8
-Every round runs warble f32, faster-whisper f32, warble int8, faster-whisper int8 in turn. Wall time and
+Every round runs warble f32, faster-whisper f32, warble int8, faster-whisper int8 in turn. Wall time, CPU
+time (user + system, steadier than wall time on a busy machine, though spinning thread pools count) and
 peak resident memory (ru_maxrss of each child process, model loading included) are measured for each
 run; prints medians, the real-time factor (wall / audio seconds) and the ratios.
 """
@@ -56,7 +57,7 @@ def bench_clip(out: str) -> str:
     return path
 
 
-def run_measured(command: list[str], env: dict | None = None) -> tuple[float, float, str]:
+def run_measured(command: list[str], env: dict | None = None) -> tuple[float, float, float, str]:
     start = time.perf_counter()
     pid = os.fork()
     if pid == 0:
@@ -74,7 +75,7 @@ def run_measured(command: list[str], env: dict | None = None) -> tuple[float, fl
     os.remove(path)
     if status != 0:
         sys.exit(f"bench_transcribe: {' '.join(command)} exited with status {status}")
-    return wall, usage.ru_maxrss / 1024.0, output
+    return wall, usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime, output
 
 
 VARIANTS = {"f32": ("", "float32"), "int8": ("-int8", "int8")}
@@ -110,27 +111,28 @@ def main(argv: list[str]) -> int:
     results = {key: [] for key in commands}
     for r in range(args.rounds):
         for key, command in commands.items():
-            wall, rss, out = run_measured(command, env)
-            results[key].append((wall, rss))
+            wall, rss, cpu, out = run_measured(command, env)
+            results[key].append((wall, rss, cpu))
             words = len(out.split()) if key[0] == "warble" else out.strip()
-            print(f"round {r + 1}/{args.rounds} {key[0]:<14} {key[1]:<4} {wall:7.2f} s  {rss:7.1f} MiB  ({words} words)",
+            print(f"round {r + 1}/{args.rounds} {key[0]:<14} {key[1]:<4} {wall:7.2f} s  {cpu:7.2f} s CPU  {rss:7.1f} MiB  ({words} words)",
                   file=sys.stderr, flush=True)
-    med = {key: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for key, v in results.items()}
+    med = {key: tuple(statistics.median(x[i] for x in v) for i in range(3)) for key, v in results.items()}
     print(f"model {args.model}, {args.threads} threads, {seconds:.0f} s of audio, beam 5 (defaults); "
           f"medians of {args.rounds} alternating rounds")
-    print(f"{'':<22}{'wall s':>9}{'RTF':>8}{'peak MiB':>10}")
+    print(f"{'':<22}{'wall s':>9}{'RTF':>8}{'CPU s':>9}{'peak MiB':>10}")
     for v in variants:
         suffix, compute = VARIANTS[v]
         for side, label in (("warble", f"warble {v}"), ("faster-whisper", f"faster-whisper {compute}")):
-            w, m = med[(side, v)]
-            print(f"{label:<22}{w:>9.2f}{w / seconds:>8.3f}{m:>10.1f}")
+            w, m, c = med[(side, v)]
+            print(f"{label:<22}{w:>9.2f}{w / seconds:>8.3f}{c:>9.2f}{m:>10.1f}")
     for v in variants:
-        (sw, sm), (pw, pm) = med[("warble", v)], med[("faster-whisper", v)]
+        (sw, sm, sc), (pw, pm, pc) = med[("warble", v)], med[("faster-whisper", v)]
         target = " (target <= 1.0)" if v == "f32" else ""
-        print(f"{v}: wall time warble/faster-whisper {sw / pw:.2f}x{target}; peak memory {sm / pm:.2f}x")
+        print(f"{v}: wall time warble/faster-whisper {sw / pw:.2f}x{target}; CPU time {sc / pc:.2f}x; "
+              f"peak memory {sm / pm:.2f}x")
     if len(variants) == 2:
-        (s32, m32), (s8, m8) = med[("warble", "f32")], med[("warble", "int8")]
-        (p32, _), (p8, _) = med[("faster-whisper", "f32")], med[("faster-whisper", "int8")]
+        (s32, m32, _), (s8, m8, _) = med[("warble", "f32")], med[("warble", "int8")]
+        (p32, _, _), (p8, _, _) = med[("faster-whisper", "f32")], med[("faster-whisper", "int8")]
         print(f"int8 speed-up over f32: warble {s32 / s8:.2f}x, faster-whisper {p32 / p8:.2f}x; "
               f"warble int8 memory {m8 / m32:.2f}x of f32")
     return 0
