@@ -3,16 +3,12 @@ its blocked NCHWc kernels, which it only applies to 4-D tensors.
 
 The arithmetic is the same (a kernel of height 1 over an input of height 1); only the order of the
 float additions inside a convolution changes, so outputs differ by float noise. Measured on Piper
-en_US-joe-medium, one thread, ORT 1.31.1: the decoder takes 0.67x the time of the 1-D graph and the
-rest of the model 0.88x.
+en_US-joe-medium's decoder, one thread, ORT 1.31.1: 0.67x the time of the 1-D graph.
 
-Two rewrites:
-- convs_to_2d(graph): each 1-D Conv gets an Unsqueeze before and a Squeeze after it; every other node
-  keeps its 3-D tensors. Works on any graph.
-- graph_to_4d(graph): the whole graph runs in 4-D: the 3-D input gets one Unsqueeze, convolutions and
-  transposed convolutions become 2-D, element-wise nodes (with scalar constants) are kept as they are,
-  and a final Unsqueeze at axis 1 (Piper's output [1, 1, 1, T]) becomes an Identity. No layout
-  changes between convolutions, so ORT keeps NCHWc from one to the next. Refuses any other node.
+graph_to_4d(graph) runs the whole graph in 4-D: the 3-D input gets one Unsqueeze, convolutions and
+transposed convolutions become 2-D, element-wise nodes (with scalar constants) are kept as they are,
+and a final Unsqueeze at axis 1 (Piper's output [1, 1, 1, T]) becomes an Identity. No layout
+changes between convolutions, so ORT keeps NCHWc from one to the next. Refuses any other node.
 """
 import numpy as np
 from onnx import helper, numpy_helper
@@ -63,24 +59,6 @@ def _finish(graph, nodes) -> None:
     graph.initializer.extend(kept)
     # Shapes recorded for the old 3-D tensors no longer hold.
     del graph.value_info[:]
-
-
-def convs_to_2d(graph) -> int:
-    """Wraps every 1-D Conv in Unsqueeze/Squeeze as a 2-D Conv; returns how many were rewritten."""
-    initializers = {i.name: i for i in graph.initializer}
-    nodes = []
-    count = 0
-    for node in graph.node:
-        if node.op_type != "Conv" or not _is_1d(node, initializers):
-            nodes.append(node)
-            continue
-        wide_in, wide_out = node.name + "/in4d", node.name + "/out4d"
-        nodes.append(helper.make_node("Unsqueeze", [node.input[0], AXIS], [wide_in], name=node.name + "/unsqueeze"))
-        nodes.append(_as_2d(node, [wide_in] + list(node.input[1:]), [wide_out], initializers))
-        nodes.append(helper.make_node("Squeeze", [wide_out, AXIS], list(node.output), name=node.name + "/squeeze"))
-        count += 1
-    _finish(graph, nodes)
-    return count
 
 
 def graph_to_4d(graph) -> int:

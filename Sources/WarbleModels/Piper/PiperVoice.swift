@@ -29,6 +29,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     public let noiseScale: Float
     public let noiseW: Float
 
+    private let priming: PiperDecoderPriming?
     private let ids: PiperPhonemeEncoder
     private let phonemizer: any Phonemizer
 
@@ -61,10 +62,11 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
                 throw ModelError(.badModel, "\(split.decoder) has no input '\(split.latent)'; reinstall with scripts/setup.sh")
             }
             (encoder, decoder, session, inputs) = (a, b, nil, a)
-            try Self.prime(decoder: b, split: split)
+            priming = PiperDecoderPriming(decoder: b, split: split)
         } else {
             let whole = try Session(contentsOf: modelURL, options: sessionOptions)
             (encoder, decoder, session, inputs) = (nil, nil, whole, whole)
+            priming = nil
         }
         self.split = split
         for name in ["input", "input_lengths", "scales"] where inputs.input(named: name) == nil {
@@ -105,7 +107,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
             throw ModelError(.badModel, "\(split.encoder) gave \(z) for \(split.latent), expected [1, channels, frames]")
         }
         return PiperWindowedRendering(z: try z.scalars(as: Float.self), channels: z.shape[1], frames: z.shape[2],
-                                      split: split, decoder: decoder, wordWeights: weights,
+                                      split: split, decoder: decoder, priming: priming, wordWeights: weights,
                                       firstWindow: utterance.opensRequest ? 32 : PiperWindowedRendering.maximumWindow)
     }
 
@@ -132,19 +134,6 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
             feeds["sid"] = try Tensor([Int64(0)], shape: [1])
         }
         return feeds
-    }
-
-    /// One decoder run on the widest window, at load: ONNX Runtime's memory arena then grows once, to
-    /// the size every later window fits in, instead of growing (and fragmenting) step by step as
-    /// windows of other widths arrive. Measured over 150 sentences of varied length: peak memory grew
-    /// 110 MiB without this, 15 MiB with it.
-    static func prime(decoder: Session, split: PiperSplit) throws {
-        guard let channels = decoder.input(named: split.latent)?.shape.dropFirst().first?.value else {
-            throw ModelError(.badModel, "\(split.decoder): input '\(split.latent)' has no fixed channel count")
-        }
-        let width = PiperWindowedRendering.maximumWindow + 2 * split.contextFrames
-        let zeros = try Tensor([Float](repeating: 0, count: channels * width), shape: [1, channels, width])
-        _ = try decoder.run([split.latent: zeros])
     }
 
     /// Phonemes per space-separated word, for word timing.

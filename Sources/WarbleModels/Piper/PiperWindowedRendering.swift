@@ -17,6 +17,7 @@ final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
     private let frames: Int
     private let split: PiperSplit
     private let decoder: Session
+    private let priming: PiperDecoderPriming?
     private var nextFrame = 0
     private var windowFrames: Int
     private let maximumWindow: Int
@@ -26,13 +27,15 @@ final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
     /// The widest window, in frames of z (512: 6 s of audio at 22 kHz).
     static let maximumWindow = 512
 
-    init(z: [Float], channels: Int, frames: Int, split: PiperSplit, decoder: Session, wordWeights: [Int],
+    init(z: [Float], channels: Int, frames: Int, split: PiperSplit, decoder: Session,
+         priming: PiperDecoderPriming? = nil, wordWeights: [Int],
          firstWindow: Int = 32, growth: Int = 16, maximumWindow: Int = PiperWindowedRendering.maximumWindow) {
         self.z = z
         self.channels = channels
         self.frames = frames
         self.split = split
         self.decoder = decoder
+        self.priming = priming
         self.wordWeights = wordWeights
         self.windowFrames = min(firstWindow, maximumWindow)
         self.maximumWindow = maximumWindow
@@ -59,6 +62,8 @@ final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
         guard !isFinished else { return [] }
         let start = nextFrame
         let end = start + windowSize(from: start)
+        // Every window but a request's small first one (whose audio is what the listener waits for).
+        if start > 0 || end - start > 64 { try priming?.primeOnce() }
         let lo = max(0, start - split.contextFrames)
         let hi = min(frames, end + split.contextFrames)
         let width = hi - lo
