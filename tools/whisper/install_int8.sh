@@ -49,19 +49,7 @@ source_text="$(sed -n 's/^  "source": "\(.*\)",$/\1/p' "$src/manifest.json" | he
 "$py" "$here/verify_manifest.py" "$work/out" || die "the quantised $id does not match its own manifest"
 
 # Smoke test: the graphs load in ONNX Runtime and give the documented shapes.
-WARBLE_ROOT="$warble_root" "$py" - "$work/out" <<'EOF' || die "the quantised $id does not run in ONNX Runtime"
-import os, sys
-sys.path.insert(0, os.path.join(os.environ.get("WARBLE_ROOT", ""), "tools", "whisper"))
-import numpy as np
-from ort_whisper import OrtWhisper
-m = OrtWhisper(sys.argv[1], threads=1)
-c = m.config
-enc = m.encode(np.full((c["n_mels"], c["n_frames"]), -0.5, np.float32))
-assert enc["hidden"].shape == (1, c["n_audio_ctx"], c["d_model"]), enc["hidden"].shape
-logits, (k, v) = m.decode(np.array([[c["special_tokens"]["sot"]]]), m.empty_cache(), enc)
-assert logits.shape == (1, 1, c["n_vocab"]) and np.isfinite(logits).all(), logits.shape
-assert k.shape == (c["decoder_layers"], 1, c["decoder_heads"], c["head_dim"], 1), k.shape
-EOF
+"$py" "$here/smoke_test.py" "$work/out" || die "the quantised $id does not run in ONNX Runtime"
 
 echo "$stamp" > "$work/out/.install-stamp"
 rm -rf "$dest.old"

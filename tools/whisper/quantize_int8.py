@@ -28,7 +28,6 @@ Needs numpy, onnx and onnxruntime (the pinned tools/requirements.txt).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -39,6 +38,9 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from convert_ct2 import sha256_of  # noqa: E402
+
 TEXT_FILES = ("tokenizer.json", "vocabulary.txt", "config.json")
 GRAPHS = ("encoder.onnx", "decoder.onnx")
 QUANTIZATION = "int8-dynamic"
@@ -46,14 +48,6 @@ QUANTIZATION = "int8-dynamic"
 
 class QuantizeError(Exception):
     pass
-
-
-def sha256_of(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def fold_weight_casts(model: onnx.ModelProto, keep: set[str] = frozenset()) -> None:

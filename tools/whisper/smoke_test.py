@@ -1,0 +1,23 @@
+#!/usr/bin/env python3
+"""Smoke test of an installed or freshly made Whisper model directory: both graphs load in ONNX Runtime
+and give the documented shapes. Usage: smoke_test.py MODEL_DIR (exit status 1 with the reason)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np  # noqa: E402
+from ort_whisper import OrtWhisper  # noqa: E402
+
+
+def main() -> None:
+    m = OrtWhisper(sys.argv[1], threads=1)
+    c = m.config
+    enc = m.encode(np.full((c["n_mels"], c["n_frames"]), -0.5, np.float32))
+    assert enc["hidden"].shape == (1, c["n_audio_ctx"], c["d_model"]), enc["hidden"].shape
+    logits, (k, v) = m.decode(np.array([[c["special_tokens"]["sot"]]]), m.empty_cache(), enc)
+    assert logits.shape == (1, 1, c["n_vocab"]) and np.isfinite(logits).all(), logits.shape
+    assert k.shape == (c["decoder_layers"], 1, c["decoder_heads"], c["head_dim"], 1), k.shape
+
+
+if __name__ == "__main__":
+    main()
