@@ -17,18 +17,23 @@ public actor Engine {
         /// Upper bound of the rendered-utterance cache.
         public var cacheBytes: Int
         public var sessionOptions: SessionOptions
+        /// Whether each request renders its next utterance while the current one is handed out (see
+        /// `StreamingSynthesizer.lookahead`): sooner done on a machine with cores to spare, for one
+        /// request at a time. Off by default (a server runs requests side by side instead).
+        public var lookahead: Bool
         /// Whether freed heap memory goes back to the system each time the last running synthesis ends
         /// (see `ProcessHeap`), so that resident memory returns near its level before the work.
         public var releaseMemoryWhenIdle: Bool
 
         public init(defaultVoice: String = "en_US-joe-medium", idleUnloadAfter: Duration? = .seconds(600),
                     cacheBytes: Int = 64 << 20, sessionOptions: SessionOptions = .init(),
-                    releaseMemoryWhenIdle: Bool = true) {
+                    releaseMemoryWhenIdle: Bool = true, lookahead: Bool = false) {
             self.defaultVoice = defaultVoice
             self.idleUnloadAfter = idleUnloadAfter
             self.cacheBytes = cacheBytes
             self.sessionOptions = sessionOptions
             self.releaseMemoryWhenIdle = releaseMemoryWhenIdle
+            self.lookahead = lookahead
         }
     }
 
@@ -119,7 +124,8 @@ public actor Engine {
         let renderer = try await renderer(for: voice.model)
         var named = request
         named.voice = voice.id
-        let synthesizer = StreamingSynthesizer(renderer: CachingRenderer(base: renderer, cache: cache))
+        let synthesizer = StreamingSynthesizer(renderer: CachingRenderer(base: renderer, cache: cache),
+                                               lookahead: configuration.lookahead)
         active[voice.model, default: 0] += 1
         publish(.synthesizing(model: voice.model))
         return (synthesizer.synthesize(named), voice.model)

@@ -1,3 +1,4 @@
+import Foundation
 import WarbleEngine
 import WarblePhonemes
 
@@ -8,8 +9,16 @@ enum EngineFactory {
     /// with audio nobody asks for again. `warble serve` sets its own.
     static let commandCacheBytes = 4 << 20
 
+    /// `threads` 0 is automatic: with two cores or more, each request renders its next utterance while
+    /// the current one is out (`Engine.Configuration.lookahead`), each on half the cores, which finishes
+    /// a text sooner than one utterance at a time on all of them. Any other value: that many ONNX Runtime
+    /// threads, one utterance at a time.
     static func make(threads: Int = 0, cacheBytes: Int = commandCacheBytes) -> Engine {
-        Engine(phonemizer: EspeakPhonemizer(),
-               configuration: Engine.Configuration(cacheBytes: cacheBytes, sessionOptions: .init(intraOpThreads: threads)))
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let lookahead = threads == 0 && cores >= 2
+        let intraOp = lookahead ? max(1, cores / 2) : threads
+        return Engine(phonemizer: EspeakPhonemizer(),
+                      configuration: Engine.Configuration(cacheBytes: cacheBytes, sessionOptions: .init(intraOpThreads: intraOp),
+                                                          lookahead: lookahead))
     }
 }

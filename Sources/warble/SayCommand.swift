@@ -46,7 +46,7 @@ struct SayCommand: AsyncParsableCommand {
     @Flag(help: "Play through the default audio device (as well as writing -o, if given).")
     var play = false
 
-    @Option(help: "Threads for ONNX Runtime (0: one per core).")
+    @Option(help: "Threads for ONNX Runtime (0: automatic; with two cores or more, the next sentence is rendered while the current one is out, each on half the cores).")
     var threads = 0
 
     @Flag(name: .shortAndLong, help: "No progress or summary on standard error.")
