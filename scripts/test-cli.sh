@@ -62,6 +62,10 @@ check "translate: German speech in, English text and speech out" bash -c "
     '$warble' translate '$work/de.wav' -o '$work/en.wav' > '$work/en.txt' && grep -qi '[a-z]' '$work/en.txt' &&
     python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.5 else 1)' \$(soxi -D '$work/en.wav')"
 
+check "writing to /dev/null leaves it a device (files are written in place, never renamed over)" bash -c "
+    '$warble' say -q 'Nothing to keep.' -o /dev/null && '$warble' say -q 'Nothing to keep.' --format raw -o /dev/null &&
+    test -c /dev/null"
+
 check "10 MB of text: speaking starts at once and peak memory stays flat" bash -c "
     python3 -c 'import sys; s=\"A long text keeps streaming while memory stays flat, sentence after sentence. \"; sys.stdout.write(s * (10_000_000 // len(s)))' > '$work/big.txt' &&
     /usr/bin/time -f %M -o '$work/small.rss' '$warble' say -q -o - 'A long text keeps streaming while memory stays flat.' > /dev/null &&

@@ -47,11 +47,7 @@ enum AudioSinks {
     }
 
     static func createFile(_ path: String) throws -> FileHandle {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
-            throw ValidationErrorMessage("cannot create \(path)")
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else { throw ValidationErrorMessage("cannot write \(path)") }
-        return handle
+        do { return try OutputFile.open(path) } catch { throw ValidationErrorMessage(error.description) }
     }
 }
 

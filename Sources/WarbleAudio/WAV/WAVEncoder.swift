@@ -24,7 +24,11 @@ public struct WAVEncoder: Sendable {
     /// Writes a complete file.
     public func write(_ buffer: AudioBuffer, to url: URL) throws(WAVError) {
         let data = try encode(buffer)
-        do { try data.write(to: url, options: .atomic) } catch {
+        do {
+            try OutputFile.open(url.path).write(contentsOf: data)
+        } catch let error as OutputFile.OpenError {
+            throw .io(path: url.path, message: error.reason)
+        } catch {
             throw .io(path: url.path, message: "cannot write: \(error.localizedDescription)")
         }
     }

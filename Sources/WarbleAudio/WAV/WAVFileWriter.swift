@@ -23,11 +23,14 @@ public final class WAVFileWriter {
         encoder = try WAVEncoder(sampleFormat: sampleFormat)
         let header = try encoder.header(sampleRate: sampleRate, channelCount: channelCount, dataByteCount: 0)
         headerSize = header.count
-        guard FileManager.default.createFile(atPath: url.path, contents: header) else {
-            throw .io(path: url.path, message: "cannot create the file")
-        }
-        do { handle = try FileHandle(forWritingTo: url); try handle?.seekToEnd() } catch {
-            throw .io(path: url.path, message: "cannot open for writing: \(error.localizedDescription)")
+        do {
+            let file = try OutputFile.open(url.path)
+            try file.write(contentsOf: header)
+            handle = file
+        } catch let error as OutputFile.OpenError {
+            throw .io(path: url.path, message: error.reason)
+        } catch {
+            throw .io(path: url.path, message: "cannot write the header: \(error.localizedDescription)")
         }
     }
 
