@@ -169,7 +169,19 @@ sleep 0.5
 unset SPEECHD_ADDRESS
 "$warble" speechd install >"$work/install.out" 2>&1 || fail "warble speechd install failed: $(cat "$work/install.out")"
 start="$(position)"
-if timeout 60 spd-say -w -o warble "Installed for this user." >"$work/spd-say.out" 2>&1; then
+# spd-say autospawns the user's speech-dispatcher and connects at once; on a busy machine the socket may
+# not be listening yet ("Connection refused. Autospawn: Server successfully autospawned"), and spd-say
+# does not retry. Then wait for the socket and ask again, once.
+say_installed() { timeout 60 spd-say -w -o warble "Installed for this user." >"$work/spd-say.out" 2>&1; }
+said=0
+say_installed || said=$?
+if ((said)) && grep -q "successfully autospawned" "$work/spd-say.out"; then
+    for _ in $(seq 1 50); do [[ -S "$work/run/speech-dispatcher/speechd.sock" ]] && break; sleep 0.1; done
+    start="$(position)"
+    said=0
+    say_installed || said=$?
+fi
+if ((said == 0)); then
     seconds="$(sound_seconds "$start")"
     # speech-dispatcher falls back to another module (sd_dummy plays a long recording) when it has
     # no "warble": the module's own log shows that it was warble that spoke.
