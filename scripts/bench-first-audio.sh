@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time to first audio, whole-process wall time and peak memory of `warble say -o -` (Piper and
 # Kokoro) against the Python references' streaming paths (piper-tts, kokoro-onnx), on the same model
-# files and threads, measured in the same run: a 5-sentence paragraph whose first sentence is long,
+# files and the whole machine, measured in the same run: a 5-sentence paragraph whose first sentence is long,
 # and a 5,000-word text. Rounds alternate Swift and Python; medians are reported.
 # The 5,000-word text (about half an hour of speech) is cut off after CAP seconds on both sides: time
 # to first audio and peak memory up to then are compared; whole-process wall time is compared on the
@@ -12,7 +12,11 @@ source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
 rounds="${1:-3}"
 cap="${2:-120}"
-threads=2
+# The whole machine on both sides: the references with one ONNX Runtime thread per core; warble with its
+# default (automatic: on 2+ cores the next sentence is rendered while the current one is out, each on
+# half the cores). BENCH_SWIFT_THREADS=2 compares one sentence at a time on 2 threads instead.
+threads="$(nproc)"
+swift_threads="${BENCH_SWIFT_THREADS:-0}"
 
 "$warble_root/scripts/setup.sh" --dev >&2
 .venv/bin/python -c "import piper, kokoro_onnx" 2>/dev/null \
@@ -52,7 +56,7 @@ for round in $(seq "$rounds"); do
         for engine in piper kokoro; do
             voice=en_US-joe-medium; [[ $engine == kokoro ]] && voice=kokoro-jm_kumo
             limit=(); [[ $text == long ]] && limit=(--max-seconds "$cap")
-            s="$(measure --skip-header "${limit[@]}" -- "$warble" say --voice "$voice" --threads "$threads" -q -o - < "$work/$text.txt")"
+            s="$(measure --skip-header "${limit[@]}" -- "$warble" say --voice "$voice" --threads "$swift_threads" -q -o - < "$work/$text.txt")"
             p="$(measure "${limit[@]}" -- .venv/bin/python tools/bench/first_audio_ref.py "$engine" "$work/$text.txt" --threads "$threads")"
             echo "{\"text\": \"$text\", \"engine\": \"$engine\", \"swift\": $s, \"python\": $p}" >> "$results"
             echo "round $round $text $engine done" >&2
@@ -60,12 +64,12 @@ for round in $(seq "$rounds"); do
     done
 done
 
-python3 - "$results" "$threads" <<'PY'
+python3 - "$results" "$threads" "$swift_threads" <<'PY'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 def med(text, engine, side, key):
     return statistics.median(r[side][key] for r in rows if r["text"] == text and r["engine"] == engine)
-print(f"First audio sooner: warble say -o - vs the Python references, {sys.argv[2]} threads, medians of {len(rows)//4} rounds")
+print(f"First audio sooner: warble say -o - (threads {sys.argv[3]}, 0 = automatic) vs the Python references ({sys.argv[2]} threads), medians of {len(rows)//4} rounds")
 print(f"{'text':10} {'engine':7} {'TTFA swift':>11} {'TTFA ref':>9} {'ratio':>6} | {'wall swift':>10} {'wall ref':>9} {'ratio':>6} | {'RSS swift':>10} {'RSS ref':>8}")
 print("(long: both sides stopped after the cap; its wall column is the cap, not the job)")
 for text in ("paragraph", "long"):

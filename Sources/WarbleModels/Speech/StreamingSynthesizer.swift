@@ -163,6 +163,8 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         let options: RunOptions
         if let ahead = prefetch, ahead.utterance == utterance {
             prefetch = nil
+            // The one after it starts now, so that two are always being rendered.
+            if lookahead { try startPrefetch() }
             options = ahead.options
             rendering = WholeRendering(try await withTaskCancellationHandler {
                 try await ahead.task.value
@@ -172,6 +174,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
             })
             try Task.checkCancellation()
         } else {
+            if lookahead { try startPrefetch() }
             let (voice, rate) = settings(utterance)
             options = try RunOptions()
             let renderer = self.renderer
@@ -179,7 +182,6 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
                 try renderer.begin(utterance, voice: voice, rate: rate, options: options)
             }
         }
-        if lookahead { try startPrefetch() }
         var events: [SpeechEvent] = [.sentence(sourceRange: utterance.sourceRange, sampleOffset: 0)]
         events += WordTiming.events(words: utterance.words, weights: rendering.wordWeights,
                                     sampleCount: rendering.totalSamples)
