@@ -14,7 +14,7 @@ import store  # noqa: E402
 from split_piper import split  # noqa: E402
 
 # Bump when what the installer writes changes, so that existing installs are redone.
-INSTALLER = "piper-5 (split at the decoder input, decoder in 4-D)"
+INSTALLER = "piper-6 (split at the decoder input, decoder in 4-D, encoder in ORT format)"
 
 
 def main() -> None:
