@@ -199,6 +199,10 @@ public final class Session: @unchecked Sendable {
                     ortCode: error.ortCode)
             case 10:
                 throw ONNXRuntimeError(.invalidModel, "\(source) has an invalid graph: \(error.message)", ortCode: error.ortCode)
+            case _ where source.hasSuffix(".ort") && error.message.contains("verification failed"):
+                throw ONNXRuntimeError(
+                    .invalidModel, "\(source) is not a valid ONNX Runtime format (.ort) model (truncated or corrupt): \(error.message)",
+                    ortCode: error.ortCode)
             default:
                 throw ONNXRuntimeError(error.kind == .runtime ? .invalidModel : error.kind,
                                        "could not load \(source): \(error.message)", ortCode: error.ortCode)
