@@ -71,14 +71,18 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
 
     deinit {
         // The consumer went away: stop the background rendering too.
-        prefetch?.task.cancel()
-        try? prefetch?.options.terminate()
+        if let prefetch { Self.stop(prefetch.task, prefetch.options) }
+    }
+
+    /// Stops a background rendering: the task and the ONNX Runtime run inside it.
+    private static func stop(_ task: Task<RenderedUtterance, any Error>, _ options: RunOptions) {
+        task.cancel()
+        try? options.terminate()
     }
 
     /// Stops the background rendering (after an error).
     private func stopPrefetch() {
-        prefetch?.task.cancel()
-        try? prefetch?.options.terminate()
+        if let prefetch { Self.stop(prefetch.task, prefetch.options) }
         prefetch = nil
     }
 
@@ -169,8 +173,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
             rendering = WholeRendering(try await withTaskCancellationHandler {
                 try await ahead.task.value
             } onCancel: {
-                ahead.task.cancel()
-                try? ahead.options.terminate()
+                Self.stop(ahead.task, ahead.options)
             })
             try Task.checkCancellation()
         } else {
@@ -193,21 +196,21 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     /// rendering it whole in the background.
     private func startPrefetch() throws {
         guard prefetch == nil else { return }
+        var index = 0
         var next: Utterance?
-        for item in aheadItems {
-            if case .utterance(let utterance) = item, let spoken = spoken(utterance) { next = spoken; break }
-        }
-        while next == nil, let item = try plan?.next() {
-            aheadItems.append(item)
-            if case .utterance(let utterance) = item, let spoken = spoken(utterance) { next = spoken }
+        while next == nil {
+            if index == aheadItems.count {
+                guard let item = try plan?.next() else { return }
+                aheadItems.append(item)
+            }
+            if case .utterance(let utterance) = aheadItems[index], let spoken = spoken(utterance) {
+                // Kept in its normalised form, so that it matches the prefetch when its turn comes.
+                aheadItems[index] = .utterance(spoken)
+                next = spoken
+            }
+            index += 1
         }
         guard let next else { return }
-        // The item list keeps the normalised form, so that it matches when its turn comes.
-        if let index = aheadItems.firstIndex(where: {
-            if case .utterance(let u) = $0 { return spoken(u) == next } else { return false }
-        }) {
-            aheadItems[index] = .utterance(next)
-        }
         let (voice, rate) = settings(next)
         let options = try RunOptions()
         let renderer = self.renderer
