@@ -65,7 +65,10 @@ struct WhisperLongFormTests {
 
     /// Default options (beam 5, temperature fallback, timestamps, previous-text conditioning): word
     /// error rate against faster-whisper's transcript, stated, at most 5 % per clip; silence and noise
-    /// give no text on either side.
+    /// give no text on either side. Where faster-whisper's beam search at temperature 0 fails its
+    /// thresholds (whisper-base hears espeak's German in `de_bahnhof` as Mongolian and garbles it), it
+    /// falls back to sampling with ctranslate2's unseeded generator, so its text changes from run to run:
+    /// there the test requires that we fall back too, on the same evidence, and compares no words.
     @Test(arguments: [("whisper-tiny.en", "long"), ("whisper-tiny.en", "pauses"), ("whisper-base", "pauses"),
                       ("whisper-base", "de_wetter"), ("whisper-base", "de_bahnhof"), ("whisper-tiny.en", "en_fox"),
                       ("whisper-base", "en_fox"), ("whisper-tiny.en", "silence"), ("whisper-base", "silence"),
@@ -84,6 +87,14 @@ struct WhisperLongFormTests {
             #expect(ours.isEmpty, "hallucinated \(ours)")
             return
         }
+        let theirsFellBack = try #require(expected["fell_back"] as? Bool, "fixture without fell_back: regenerate it")
+        let oursFellBack = got.contains { $0.temperature > 0 }
+        if theirsFellBack {
+            print("\(id) \(clip): both sides fall back to sampling (ours: \(got.map(\.temperature))); no WER")
+            #expect(oursFellBack, "\(id) \(clip): faster-whisper fell back to sampling, we did not: \(ours)")
+            return
+        }
+        #expect(!oursFellBack, "\(id) \(clip): we fell back to sampling (\(got.map(\.temperature))), faster-whisper did not")
         let rate = WordErrorRate.between(reference: text, hypothesis: ours)
         print("WER \(id) \(clip): \(String(format: "%.4f", rate)) (\(WordErrorRate.words(text).count) words)")
         #expect(rate <= 0.05, "\(id) \(clip): WER \(rate)\nours:   \(ours)\ntheirs: \(text)")
