@@ -55,7 +55,10 @@ let package = Package(
 
         // MARK: Models
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleAudio", "WarbleText", "CZlib"], swiftSettings: strict),
+        // Float kernels over a vocabulary of logits (max, sum of exponentials, top k), in C so that they vectorise.
+        .target(name: "CVectorMath"),
+        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleAudio", "WarbleText", "CZlib", "CVectorMath"],
+                swiftSettings: strict),
 
         // MARK: Engine
         // glibc's malloc_trim, declared in C (no pointers cross into Swift).

@@ -13,7 +13,8 @@ white noise it prints:
     such a case passes when ORT is within 2e-3 of float64
   - logits: max abs error of ORT per-step logits (teacher-forced on ctranslate2's tokens) vs
     ctranslate2 `generate(return_logits_vocab=True)`, over the entries ctranslate2 did not suppress (< 1e-3)
-  - batch: 3 beams decoded as one batch vs each alone (< 1e-5)
+  - batch: 3 beams decoded as one batch vs each alone (< 1e-4: the batch reads the shared cross-attention K/V
+    in one matrix product, alone it is a vector product, so the sums round differently; logits are ~10)
   - tokens: ORT greedy decoding vs faster-whisper (beam 1, temperature 0, without_timestamps,
     condition_on_previous_text False): must be identical
 Exits 1 when any figure misses its target.
@@ -87,7 +88,7 @@ def beam_batch_error(ours: OrtWhisper, encoded: dict, prompt: list[int]) -> floa
         _, alone = ours.decode(np.array([prompt]), ours.empty_cache(1), encoded)
         alone_logits, alone = ours.decode(np.array([token]), alone, encoded)
         worst = max(worst, float(np.abs(alone_logits[0] - logits[b]).max()),
-                    float(np.abs(alone[0][:, 0] - past[0][:, b]).max()), float(np.abs(alone[1][:, 0] - past[1][:, b]).max()))
+                    *(float(np.abs(a[0] - p[b]).max()) for a, p in zip(alone[0] + alone[1], past[0] + past[1])))
     return worst
 
 
@@ -177,13 +178,13 @@ def check_model(model_id: str, clips: list[dict], threads: int) -> bool:
         worst64, worst_ct2_64 = max(worst64, ours64), max(worst_ct2_64, ct2_64)
         if clip is cases[0][0] and task == "transcribe":
             batch_err = beam_batch_error(ours, encoded, prompt)
-            ok &= batch_err < 1e-5
+            ok &= batch_err < 1e-4
         ok &= same and enc_ok and logit_err < LOGITS_TOLERANCE
     print(f"{model_id}: worst encoder error {worst_enc:.2e} (target < {ENCODER_TOLERANCE:g}, "
           f"or ORT within {ENCODER_F64_TOLERANCE:g} of float64), worst ORT vs float64 {worst64:.2e} "
           f"(ctranslate2 vs float64 {worst_ct2_64:.2e}), "
           f"worst logits error {worst_logit:.2e} (target < {LOGITS_TOLERANCE:g}), "
-          f"3 beams as a batch vs alone {batch_err:.1e} (target < 1e-5), "
+          f"3 beams as a batch vs alone {batch_err:.1e} (target < 1e-4), "
           f"{'PASS' if ok else 'FAIL'}")
     return ok
 

@@ -29,20 +29,29 @@ class OrtWhisper:
         names = [o.name for o in self.encoder.get_outputs()]
         return dict(zip(names, self.encoder.run(None, {"mel": mel})))
 
-    def empty_cache(self, batch: int = 1) -> tuple[np.ndarray, np.ndarray]:
-        k = np.zeros((self.layers, batch, self.heads, self.head_dim, 0), np.float32)
-        v = np.zeros((self.layers, batch, self.heads, 0, self.head_dim), np.float32)
+    def empty_cache(self, batch: int = 1) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Per-layer K (transposed) and V caches holding no position yet."""
+        k = [np.zeros((batch, self.heads, self.head_dim, 0), np.float32) for _ in range(self.layers)]
+        v = [np.zeros((batch, self.heads, 0, self.head_dim), np.float32) for _ in range(self.layers)]
         return k, v
 
-    def decode(self, tokens: np.ndarray, past: tuple[np.ndarray, np.ndarray], encoded: dict) -> tuple:
+    def decode(self, tokens: np.ndarray, past: tuple[list, list], encoded: dict,
+               positions: list[int] | None = None) -> tuple:
+        """Logits [B, len(positions), V] of the given positions of the call (all by default) and the
+        extended cache."""
         tokens = np.asarray(tokens, dtype=np.int64)
-        feeds = {"tokens": tokens, "offset": np.array([past[0].shape[-1]], np.int64),
-                 "past_k": past[0], "past_v": past[1]}
+        if positions is None:
+            positions = list(range(tokens.shape[1]))
+        feeds = {"tokens": tokens, "offset": np.array([past[0][0].shape[-1]], np.int64),
+                 "logit_positions": np.array(positions, np.int64)}
+        names = ["logits"]
         for i in range(self.layers):
+            feeds[f"past_k_{i}"], feeds[f"past_v_{i}"] = past[0][i], past[1][i]
             feeds[f"cross_k_{i}"] = encoded[f"cross_k_{i}"]
             feeds[f"cross_v_{i}"] = encoded[f"cross_v_{i}"]
-        logits, present_k, present_v = self.decoder.run(["logits", "present_k", "present_v"], feeds)
-        return logits, (present_k, present_v)
+            names += [f"present_k_{i}", f"present_v_{i}"]
+        out = self.decoder.run(names, feeds)
+        return out[0], (out[1::2], out[2::2])
 
     def greedy(self, encoded: dict, prompt: list[int], max_new: int = 224,
                forced: list[int] | None = None) -> tuple[list[int], list[np.ndarray]]:
@@ -59,7 +68,7 @@ class OrtWhisper:
         feed = list(prompt)
         limit = min(max_new, c["n_text_ctx"] - len(prompt))
         for step in range(limit):
-            logits, past = self.decode(np.array([feed]), past, encoded)
+            logits, past = self.decode(np.array([feed]), past, encoded, positions=[len(feed) - 1])
             raw = logits[0, -1].copy()
             step_logits.append(raw)
             masked = raw.copy()

@@ -16,7 +16,9 @@ def main() -> None:
     assert enc["hidden"].shape == (1, c["n_audio_ctx"], c["d_model"]), enc["hidden"].shape
     logits, (k, v) = m.decode(np.array([[c["special_tokens"]["sot"]]]), m.empty_cache(), enc)
     assert logits.shape == (1, 1, c["n_vocab"]) and np.isfinite(logits).all(), logits.shape
-    assert k.shape == (c["decoder_layers"], 1, c["decoder_heads"], c["head_dim"], 1), k.shape
+    assert len(k) == len(v) == c["decoder_layers"], (len(k), len(v))
+    assert k[0].shape == (1, c["decoder_heads"], c["head_dim"], 1), k[0].shape
+    assert v[0].shape == (1, c["decoder_heads"], 1, c["head_dim"]), v[0].shape
 
 
 if __name__ == "__main__":

@@ -10,11 +10,15 @@ Tensor layout (documented in the manifest too):
            cross_k_<i> f32 [B, H, hd, 1500] (K transposed for Q @ K), cross_v_<i> f32 [B, H, 1500, hd]
            for every decoder layer i (one tensor per layer: no per-step slicing copies).
   decoder: tokens i64 [B, T], offset i64 [1] (position of tokens[:, 0]),
-           past_k f32 [L, B, H, hd, P] (K transposed), past_v f32 [L, B, H, P, hd],
-           cross_k_<i>, cross_v_<i> with batch 1 or B (broadcast: beams share one encoding)
-        -> logits f32 [B, T, V], present_k [L, B, H, hd, P+T], present_v [L, B, H, P+T, hd].
+           logit_positions i64 [K] (which of the T positions get logits: the vocabulary projection
+           is most of a step, and a prompt step needs only its last position and start of transcript),
+           past_k_<i> f32 [B, H, hd, P] (K transposed), past_v_<i> f32 [B, H, P, hd] for every layer i
+           (one tensor per layer: no per-step split or concatenation of the whole cache),
+           cross_k_<i>, cross_v_<i> with batch 1 or B (batch 1: beams share one encoding, and each
+           head's K and V are read once per step for all beams)
+        -> logits f32 [B, K, V], present_k_<i> [B, H, hd, P+T], present_v_<i> [B, H, P+T, hd].
   Start with P = 0 (empty past tensors). Token i of the call attends to the P past positions and
-  to tokens 0..i of the call (causal mask built inside the graph from P = shape(past_k)[4]).
+  to tokens 0..i of the call (causal mask built inside the graph from P = shape(past_k_0)[3]).
 """
 
 from __future__ import annotations
@@ -109,6 +113,7 @@ class GraphBuilder:
         self.outputs: list[onnx.ValueInfoProto] = []
         self._weights: dict[tuple[str, bool], str] = {}
         self._consts: dict[tuple, str] = {}
+        self._renamed: dict[str, str] = {}
         self._counter = 0
 
     # -- plumbing -------------------------------------------------------------------------------
@@ -191,10 +196,20 @@ class GraphBuilder:
         return name
 
     def add_output(self, value: str, name: str, elem: int, shape: list) -> None:
-        self.nodes.append(helper.make_node("Identity", [value], [name], name=self.fresh("n_out")))
+        """Makes `value` a graph output called `name`. A value computed by a node is renamed at build
+        time (an Identity in between would copy the tensor at every run); an input or an initializer
+        goes through an Identity."""
+        if any(value in n.output for n in self.nodes) and value not in self._renamed:
+            self._renamed[value] = name
+        else:
+            self.nodes.append(helper.make_node("Identity", [value], [name], name=self.fresh("n_out")))
         self.outputs.append(helper.make_tensor_value_info(name, elem, shape))
 
     def build(self, doc: str) -> onnx.ModelProto:
+        for node in self.nodes:
+            for names in (node.input, node.output):
+                for i, x in enumerate(names):
+                    names[i] = self._renamed.get(x, x)
         graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.initializers)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)],
                                   producer_name="warble tools/whisper/convert_ct2.py", doc_string=doc)
@@ -248,6 +263,25 @@ class GraphBuilder:
         probs = self.op("Softmax", [scores], "probs", axis=-1)
         return self.op("MatMul", [probs, v], "context")
 
+    def attend_shared(self, q: str, k_t: str, v: str, head_dim: int) -> str:
+        """Cross-attention where k_t/v may have batch 1 while q has batch B (beams sharing one window):
+        the rows of q are regrouped as [Bk, H, (B / Bk) * T, hd] (Bk = batch of k_t), so that each
+        head's K and V are read once per step by one matrix product instead of once per beam."""
+        q_shape = self.op("Shape", [q], "q_shape")
+        k_batch = self.op("Slice", [self.op("Shape", [k_t], "k_shape"), self.const([0]), self.const([1])], "k_batch")
+        heads, tokens = (self.op("Slice", [q_shape, self.const([i]), self.const([i + 1])], name)
+                         for i, name in ((1, "q_heads"), (2, "q_tokens")))
+        grouped = self.op("Reshape", [q, self.op("Concat", [k_batch, self.const([-1]), heads, tokens,
+                                                            self.const([head_dim])], "group_shape", axis=0)],
+                          "q_grouped")
+        grouped = self.op("Transpose", [grouped], "q_by_head", perm=[0, 2, 1, 3, 4])
+        rows = self.op("Reshape", [grouped, self.op("Concat", [k_batch, heads, self.const([-1, head_dim])],
+                                                    "rows_shape", axis=0)], "q_rows")
+        ctx = self.attend(rows, k_t, v, head_dim)
+        ctx = self.op("Reshape", [ctx, self.op("Shape", [grouped], "grouped_shape")], "ctx_grouped")
+        ctx = self.op("Transpose", [ctx], "ctx_by_row", perm=[0, 2, 1, 3, 4])
+        return self.op("Reshape", [ctx, q_shape], "ctx_rows")
+
     def split3(self, x: str, d_model: int, parts: int) -> list[str]:
         return self.op("Split", [x, self.const([d_model] * parts)], "split", n_out=parts, axis=-1)
 
@@ -300,8 +334,9 @@ def build_decoder(model: Ct2Model, dims: WhisperDims) -> onnx.ModelProto:
     hd = D // H
     tokens = g.add_input("tokens", TensorProto.INT64, ["batch", "tokens"])
     offset = g.add_input("offset", TensorProto.INT64, [1])
-    past_k = g.add_input("past_k", TensorProto.FLOAT, [L, "batch", H, hd, "past"])
-    past_v = g.add_input("past_v", TensorProto.FLOAT, [L, "batch", H, "past", hd])
+    logit_positions = g.add_input("logit_positions", TensorProto.INT64, ["logit_positions"])
+    past = [(g.add_input(f"past_k_{i}", TensorProto.FLOAT, ["batch", H, hd, "past"]),
+             g.add_input(f"past_v_{i}", TensorProto.FLOAT, ["batch", H, "past", hd])) for i in range(L)]
     cross = [(g.add_input(f"cross_k_{i}", TensorProto.FLOAT, ["cross_batch", H, hd, N_AUDIO_CTX]),
               g.add_input(f"cross_v_{i}", TensorProto.FLOAT, ["cross_batch", H, N_AUDIO_CTX, hd]))
              for i in range(L)]
@@ -319,7 +354,7 @@ def build_decoder(model: Ct2Model, dims: WhisperDims) -> onnx.ModelProto:
 
     # Positions offset .. offset+T-1 and the causal mask over past + new keys.
     t_len = g.op("Gather", [g.op("Shape", [tokens], "tok_shape"), g.const(1)], "t_len", axis=0)
-    p_len = g.op("Gather", [g.op("Shape", [past_k], "past_shape"), g.const(4)], "p_len", axis=0)
+    p_len = g.op("Gather", [g.op("Shape", [past[0][0]], "past_shape"), g.const(3)], "p_len", axis=0)
     steps = g.op("Range", [g.const(0), t_len, g.const(1)], "steps")
     pos_ids = g.op("Add", [steps, g.op("Reshape", [offset, g.const([-1])], "offset1")], "pos_ids")
     x = g.op("Gather", [table, tokens], "tok_emb", axis=0)
@@ -331,34 +366,32 @@ def build_decoder(model: Ct2Model, dims: WhisperDims) -> onnx.ModelProto:
     allowed = g.op("LessOrEqual", [key_ids, query_ids], "allowed")
     mask = g.op("Where", [allowed, g.const(0.0, np.float32), g.const(-np.inf, np.float32)], "mask")
 
-    presents_k, presents_v = [], []
+    presents = []
     for i in range(L):
         p = f"decoder/layer_{i}"
         h = g.layer_norm(x, f"{p}/self_attention/layer_norm")
         q, k, v = g.split3(g.linear(h, f"{p}/self_attention/linear_0"), D, 3)
-        k_all = g.op("Concat", [g.op("Gather", [past_k, g.const(i)], "past_k_i", axis=0),
-                                g.heads(k, H, hd, transposed_k=True)], "k_all", axis=3)
-        v_all = g.op("Concat", [g.op("Gather", [past_v, g.const(i)], "past_v_i", axis=0),
-                                g.heads(v, H, hd)], "v_all", axis=2)
-        presents_k.append(g.op("Unsqueeze", [k_all, g.const([0])], "present_k_i"))
-        presents_v.append(g.op("Unsqueeze", [v_all, g.const([0])], "present_v_i"))
+        k_all = g.op("Concat", [past[i][0], g.heads(k, H, hd, transposed_k=True)], "k_all", axis=3)
+        v_all = g.op("Concat", [past[i][1], g.heads(v, H, hd)], "v_all", axis=2)
+        presents.append((k_all, v_all))
         ctx = g.attend(g.heads(q, H, hd), k_all, v_all, hd, mask)
         x = g.op("Add", [x, g.linear(g.merge_heads(ctx, D), f"{p}/self_attention/linear_1")], "res")
 
         h = g.layer_norm(x, f"{p}/attention/layer_norm")
         q = g.heads(g.linear(h, f"{p}/attention/linear_0"), H, hd)
-        ctx = g.attend(q, cross[i][0], cross[i][1], hd)
+        ctx = g.attend_shared(q, cross[i][0], cross[i][1], hd)
         x = g.op("Add", [x, g.linear(g.merge_heads(ctx, D), f"{p}/attention/linear_2")], "res")
         x = _ffn(g, x, f"{p}/ffn", dims.activation_approximate)
-    h = g.layer_norm(x, "decoder/layer_norm")
+    picked = g.op("Gather", [x, logit_positions], "picked", axis=1)
+    h = g.layer_norm(picked, "decoder/layer_norm")
     flat = g.op("Reshape", [h, g.const([-1, D])], "flat")
     logits = g.op("Gemm", [flat, projection], "logits2d", transB=1)
-    out_shape = g.op("Concat", [g.op("Shape", [tokens], "tok_shape2"), g.const([-1])], "logits_shape", axis=0)
+    rows = g.op("Slice", [g.op("Shape", [picked], "picked_shape"), g.const([0]), g.const([2])], "logit_rows")
+    out_shape = g.op("Concat", [rows, g.const([-1])], "logits_shape", axis=0)
     logits = g.op("Reshape", [logits, out_shape], "logits3d")
-    g.add_output(logits, "logits", TensorProto.FLOAT, ["batch", "tokens", dims.n_vocab])
-    g.add_output(g.op("Concat", presents_k, "present_k_all", axis=0), "present_k", TensorProto.FLOAT,
-                 [L, "batch", H, hd, "total"])
-    g.add_output(g.op("Concat", presents_v, "present_v_all", axis=0), "present_v", TensorProto.FLOAT,
-                 [L, "batch", H, "total", hd])
+    g.add_output(logits, "logits", TensorProto.FLOAT, ["batch", "logit_positions", dims.n_vocab])
+    for i, (k_all, v_all) in enumerate(presents):
+        g.add_output(k_all, f"present_k_{i}", TensorProto.FLOAT, ["batch", H, hd, "total"])
+        g.add_output(v_all, f"present_v_{i}", TensorProto.FLOAT, ["batch", H, "total", hd])
     return g.build("Whisper KV-cache decoder converted from CTranslate2 by warble; "
                    "see tools/whisper/whisper_graphs.py")

@@ -49,45 +49,12 @@ struct WhisperLogitsFilter: Sendable {
                 }
             }
             guard checkTimestampProbability else { return }
-            let logProbs = WhisperMath.logSoftmax(UnsafeBufferPointer(l))
-            var maxText = -Double.infinity
-            for i in 0..<begin { maxText = max(maxText, logProbs[i]) }
-            let timestamp = WhisperMath.logSumExp(logProbs[begin...])
+            // ctranslate2 compares log-softmax values; the normaliser is common to both sides, so the
+            // raw logits decide the same and only the 1,501 timestamp entries need an exponential.
+            let all = UnsafeBufferPointer(l)
+            let maxText = Double(WhisperMath.maximum(UnsafeBufferPointer(rebasing: all[0..<begin])))
+            let timestamp = WhisperMath.logSumExp(UnsafeBufferPointer(rebasing: all[begin...]))
             if timestamp > maxText { disable(0..<begin) }
         }
-    }
-}
-
-/// Softmax helpers in double precision.
-enum WhisperMath {
-    static func logSoftmax(_ values: UnsafeBufferPointer<Float>) -> [Double] {
-        var peak = -Double.infinity
-        for v in values { peak = max(peak, Double(v)) }
-        var sum = 0.0
-        for v in values where v > -.infinity { sum += exp(Double(v) - peak) }
-        let shift = peak + log(sum)
-        return values.map { Double($0) - shift }
-    }
-
-    static func logSoftmax(_ values: [Float]) -> [Double] {
-        values.withUnsafeBufferPointer { logSoftmax($0) }
-    }
-
-    static func logSumExp(_ values: ArraySlice<Double>) -> Double {
-        guard let peak = values.max(), peak > -.infinity else { return -.infinity }
-        var sum = 0.0
-        for v in values { sum += exp(v - peak) }
-        return peak + log(sum)
-    }
-
-    /// The index of the largest value (the first one on ties).
-    static func argmax(_ values: [Float]) -> Int {
-        var best = 0
-        var bestValue = -Float.infinity
-        for (i, v) in values.enumerated() where v > bestValue {
-            best = i
-            bestValue = v
-        }
-        return best
     }
 }

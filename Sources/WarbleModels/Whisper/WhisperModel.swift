@@ -11,7 +11,23 @@ public final class WhisperModel: Sendable {
     public let languages: [String]
     let encoder: Session
     let decoder: Session
+    let decoderNames: DecoderNames
     let tokenizer: BPETokenizer
+
+    /// The decoder's per-layer cache inputs and outputs (tools/whisper/whisper_graphs.py).
+    struct DecoderNames: Sendable {
+        let pastK: [String], pastV: [String], presentK: [String], presentV: [String]
+        /// What a step asks for: the logits and every present tensor.
+        let outputs: [String]
+
+        init(layers: Int) {
+            pastK = (0..<layers).map { "past_k_\($0)" }
+            pastV = (0..<layers).map { "past_v_\($0)" }
+            presentK = (0..<layers).map { "present_k_\($0)" }
+            presentV = (0..<layers).map { "present_v_\($0)" }
+            outputs = ["logits"] + presentK + presentV
+        }
+    }
 
     /// Loads the model installed in `directory` (a `manifest.json` with a Whisper `config`,
     /// `encoder.onnx`, `decoder.onnx`, `tokenizer.json`). `threads`: ONNX Runtime intra-op threads
@@ -56,8 +72,6 @@ public final class WhisperModel: Sendable {
         // Without ONNX Runtime's arena, activation memory goes back after each run instead of staying
         // at the largest size seen (decoder outputs change size at every step).
         options.memoryArena = false
-        // Prepacked copies of the weights cost ~80 MB (tiny.en) for no measurable speed here.
-        options.configEntries["session.disable_prepacking"] = "1"
         // Without memory patterns each run allocates as it goes instead of one planned block per input
         // shape: 3-minute clip, tiny.en, median of 4 alternating rounds, peak 525 -> 498 MiB, same speed.
         options.memoryPattern = false
@@ -67,6 +81,13 @@ public final class WhisperModel: Sendable {
         options.configEntries["session.intra_op.allow_spinning"] = "0"
         encoder = try session("encoder.onnx")
         decoder = try session("decoder.onnx")
+        decoderNames = DecoderNames(layers: manifest.config.decoderLayers)
+        let expected = ["logit_positions"] + decoderNames.pastK + decoderNames.pastV
+        guard Set(expected).isSubset(of: decoder.inputs.map(\.name)) else {
+            throw ModelError(.badModel, "\(directory.appendingPathComponent("decoder.onnx").path) was made by an older "
+                + "converter (no per-layer cache inputs or logit_positions): reinstall with "
+                + "tools/whisper/install.sh \(manifest.id)")
+        }
         do {
             tokenizer = try BPETokenizer(tokenizerJSON: directory.appendingPathComponent("tokenizer.json"))
         } catch {

@@ -40,9 +40,12 @@ struct WhisperSearch {
                         sotIndex: sotIndex)
     }
 
-    private func noSpeech(_ logits: WhisperLogits, sotIndex: Int, model: WhisperModel) throws -> Double {
-        let logProbs = WhisperMath.logSoftmax(try logits.row(0, position: sotIndex))
-        return exp(logProbs[model.configuration.specialTokens.noSpeech])
+    /// Probability of `<|nospeech|>` from the logits of the prompt's start of transcript (the first
+    /// position asked for).
+    private func noSpeech(_ logits: WhisperLogits, model: WhisperModel) throws -> Double {
+        let row = try logits.row(0, position: 0)
+        let normaliser = WhisperMath.logSumExp(row)
+        return exp(Double(row[model.configuration.specialTokens.noSpeech]) - normaliser)
     }
 
     /// Beam search; with beam 1 it is greedy decoding.
@@ -51,8 +54,8 @@ struct WhisperSearch {
         let eot = model.configuration.specialTokens.eot
         let width = max(1, beamSize)
         var state = try WhisperDecodingState(model: model, encoding: encoding, batch: 1)
-        var logits = try state.step([prompt])
-        let noSpeechProbability = try noSpeech(logits, sotIndex: sotIndex, model: model)
+        var logits = try state.step([prompt], logitPositions: [sotIndex, prompt.count - 1])
+        let noSpeechProbability = try noSpeech(logits, model: model)
         struct Hypothesis { var tokens: [Int]; var score: Double }
         var alive = [Hypothesis(tokens: [], score: 0)]
         var finished: [Hypothesis] = []
@@ -63,15 +66,9 @@ struct WhisperSearch {
             for (row, hypothesis) in alive.enumerated() {
                 var raw = try logits.row(row)
                 filter.apply(&raw, generated: hypothesis.tokens[...])
-                if width == 1 {
-                    let token = WhisperMath.argmax(raw)
-                    let logProbs = WhisperMath.logSoftmax(raw)
-                    candidates.append((row, token, hypothesis.score + logProbs[token]))
-                    continue
-                }
-                let logProbs = WhisperMath.logSoftmax(raw)
-                for token in Self.top(logProbs, count: width + 1) {
-                    candidates.append((row, token, hypothesis.score + logProbs[token]))
+                let normaliser = WhisperMath.logSumExp(raw)
+                for token in width == 1 ? [WhisperMath.argmax(raw)] : WhisperMath.top(raw, count: width + 1) {
+                    candidates.append((row, token, hypothesis.score + Double(raw[token]) - normaliser))
                 }
             }
             candidates.sort { $0.score > $1.score }
@@ -111,8 +108,8 @@ struct WhisperSearch {
         var generator = SplitMix64(seed: seed)
         // The prompt once, then its cache copied to every sample row.
         var state = try WhisperDecodingState(model: model, encoding: encoding, batch: 1)
-        let promptLogits = try state.step([prompt])
-        let noSpeechProbability = try noSpeech(promptLogits, sotIndex: sotIndex, model: model)
+        let promptLogits = try state.step([prompt], logitPositions: [sotIndex, prompt.count - 1])
+        let noSpeechProbability = try noSpeech(promptLogits, model: model)
         let first = try promptLogits.row(0)
         try state.reorder([Int](repeating: 0, count: count))
         var logits: WhisperLogits?
@@ -143,17 +140,6 @@ struct WhisperSearch {
             scores[a] / Double(max(tokens[a].count, 1)) < scores[b] / Double(max(tokens[b].count, 1))
         }!
         return Result(tokens: tokens[best], sumLogProbability: scores[best], noSpeechProbability: noSpeechProbability)
-    }
-
-    /// Indices of the `count` largest values, largest first.
-    static func top(_ values: [Double], count: Int) -> [Int] {
-        var best: [(Int, Double)] = []
-        for (i, v) in values.enumerated() where best.count < count || v > best[best.count - 1].1 {
-            let at = best.firstIndex { $0.1 < v } ?? best.count
-            best.insert((i, v), at: at)
-            if best.count > count { best.removeLast() }
-        }
-        return best.map(\.0)
     }
 }
 
