@@ -81,7 +81,8 @@ def _producer(graph: onnx.GraphProto, name: str):
 
 def prepare_decoder(model: onnx.ModelProto, embedding: str) -> str:
     """With embedding 'f16', the token Gather reads the stored f16 table and widens the gathered rows,
-    so no f32 copy of the table is kept (the output projection gets its own int8 copy). Returns the
+    so no f32 copy of the table is kept (the output projection gets its own int8 copy); graphs from
+    convert_ct2.py since logit_positions already gather the stored table, and are left as they are. Returns the
     name of the output projection node (a Gemm against the table, transB=1; quantize_dynamic turns it
     into a MatMul against a transposed copy)."""
     graph = model.graph

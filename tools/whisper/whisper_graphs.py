@@ -167,6 +167,18 @@ class GraphBuilder:
         self._weights[key] = out
         return out
 
+    def rows(self, ct2_name: str, ids: str, hint: str) -> str:
+        """f32 rows `ids` of a 2-D ct2 variable (an embedding lookup). A 16-bit table is gathered in
+        its stored precision and only the rows are widened, so that the table's f32 copy is used by
+        the output projection alone (ONNX Runtime then keeps just its pre-packed form)."""
+        var = self.model.get(ct2_name)
+        if var.dtype not in ("float16", "bfloat16"):
+            return self.op("Gather", [self.weight(ct2_name), ids], hint, axis=0)
+        self.weight(ct2_name)  # the stored initializer, shared with the f32 Cast
+        base = self.model.resolve(ct2_name).replace("/", ".")
+        picked = self.op("Gather", [base, ids], hint + ".stored", axis=0)
+        return self.op("Cast", [picked], hint, to=TensorProto.FLOAT)
+
     def _dequantised(self, ct2_name: str, var: Variable, base: str, data: np.ndarray,
                      transpose: bool) -> str:
         scale_var = self.model.get_optional(ct2_name + "_scale")
@@ -357,7 +369,7 @@ def build_decoder(model: Ct2Model, dims: WhisperDims) -> onnx.ModelProto:
     p_len = g.op("Gather", [g.op("Shape", [past[0][0]], "past_shape"), g.const(3)], "p_len", axis=0)
     steps = g.op("Range", [g.const(0), t_len, g.const(1)], "steps")
     pos_ids = g.op("Add", [steps, g.op("Reshape", [offset, g.const([-1])], "offset1")], "pos_ids")
-    x = g.op("Gather", [table, tokens], "tok_emb", axis=0)
+    x = g.rows("decoder/embeddings/weight", tokens, "tok_emb")
     x = g.op("Add", [x, g.op("Gather", [g.weight("decoder/position_encodings/encodings"), pos_ids], "pos_emb",
                              axis=0)], "embedded")
     total = g.op("Add", [t_len, p_len], "total")
