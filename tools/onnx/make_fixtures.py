@@ -113,6 +113,36 @@ def tiny_linear_model() -> onnx.ModelProto:
     return helper.make_model(graph, opset_imports=OPSET, producer_name="warble-fixtures")
 
 
+def snake_models() -> tuple[onnx.ModelProto, onnx.ModelProto, onnx.ModelProto]:
+    """A Snake activation as exporters write it (Mul, Sin, Pow, Mul, Add; x [1, 4, 1000]), the same
+    after tools/models/fuse_snake.py, and a fused node whose alpha has one value too many."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+    from fuse_snake import DOMAIN, fuse
+
+    rng = np.random.default_rng(11)
+    alpha = (rng.uniform(0.3, 2.0, (1, 4, 1))).astype(np.float32)
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, "time"])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, "time"])
+    inits = [numpy_helper.from_array(alpha, "alpha"), numpy_helper.from_array(1 / alpha, "scale"),
+             numpy_helper.from_array(np.array(2.0, np.float32), "two")]
+    nodes = [helper.make_node("Mul", ["alpha", "x"], ["ax"]), helper.make_node("Sin", ["ax"], ["s"]),
+             helper.make_node("Pow", ["s", "two"], ["s2"]), helper.make_node("Mul", ["scale", "s2"], ["t"]),
+             helper.make_node("Add", ["x", "t"], ["y"])]
+    unfused = helper.make_model(helper.make_graph(nodes, "snake", [x], [y], initializer=inits),
+                                opset_imports=OPSET, producer_name="warble-fixtures")
+    fused = onnx.ModelProto()
+    fused.CopyFrom(unfused)
+    if fuse(fused) != 1:
+        raise SystemExit("make_fixtures: fuse_snake did not fuse the Snake fixture")
+    bad = onnx.ModelProto()
+    bad.CopyFrom(fused)
+    bad.graph.initializer.append(numpy_helper.from_array(np.ones(5, np.float32), "alpha5"))
+    bad.graph.node[0].input[1] = "alpha5"
+    if not any(o.domain == DOMAIN for o in fused.opset_import):
+        raise SystemExit("make_fixtures: the fused Snake fixture lacks the ai.warble opset")
+    return unfused, fused, bad
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -126,6 +156,11 @@ def main() -> int:
     save(kv_cache_model(TensorProto.FLOAT, "kv_cache_f32"), out / "kv_cache_f32.onnx")
     save(kv_cache_model(TensorProto.FLOAT16, "kv_cache_f16"), out / "kv_cache_f16.onnx")
     save(tiny_linear_model(), out / "tiny_linear.onnx")
+    unfused, fused, bad = snake_models()
+    save(unfused, out / "snake_unfused.onnx")
+    for model, name in ((fused, "snake_fused.onnx"), (bad, "snake_bad_alpha.onnx")):
+        model.ir_version = IR_VERSION  # the checker knows no schema for ai.warble's Snake
+        onnx.save(model, str(out / name))
 
     (out / "not_onnx.onnx").write_text("this is a text file, not an ONNX protobuf\n")
     whole = (out / "symbolic.onnx").read_bytes()

@@ -118,6 +118,10 @@ typedef struct OrtSessionOptions OrtSessionOptions;
 typedef struct OrtModelMetadata OrtModelMetadata;
 typedef struct OrtThreadingOptions OrtThreadingOptions;
 typedef struct OrtAllocator OrtAllocator;
+typedef struct OrtCustomOpDomain OrtCustomOpDomain;
+typedef struct OrtKernelInfo OrtKernelInfo;
+typedef struct OrtKernelContext OrtKernelContext;
+typedef struct OrtCustomOp OrtCustomOp;
 
 /// A status: NULL means success; otherwise it must be released with ReleaseStatus.
 typedef OrtStatus *_Nullable OrtStatusPtr;
@@ -144,7 +148,10 @@ typedef struct OrtApi {
     OrtStatusPtr (*SetSessionGraphOptimizationLevel)(OrtSessionOptions *options, GraphOptimizationLevel graph_optimization_level);
     OrtStatusPtr (*SetIntraOpNumThreads)(OrtSessionOptions *options, int intra_op_num_threads);
     OrtStatusPtr (*SetInterOpNumThreads)(OrtSessionOptions *options, int inter_op_num_threads);
-    void *_Nullable _slots_26_29[4];
+    OrtStatusPtr (*CreateCustomOpDomain)(const char *domain, OrtCustomOpDomain *_Nullable *out);
+    OrtStatusPtr (*CustomOpDomain_Add)(OrtCustomOpDomain *custom_op_domain, const OrtCustomOp *op);
+    OrtStatusPtr (*AddCustomOpDomain)(OrtSessionOptions *options, OrtCustomOpDomain *custom_op_domain);
+    void *_Nullable _slots_29_29[1];
     OrtStatusPtr (*SessionGetInputCount)(const OrtSession *session, size_t *out);
     OrtStatusPtr (*SessionGetOutputCount)(const OrtSession *session, size_t *out);
     void *_Nullable _slots_32_32[1];
@@ -172,7 +179,7 @@ typedef struct OrtApi {
     OrtStatusPtr (*GetDimensionsCount)(const OrtTensorTypeAndShapeInfo *info, size_t *out);
     OrtStatusPtr (*GetDimensions)(const OrtTensorTypeAndShapeInfo *info, int64_t *dim_values, size_t dim_values_length);
     OrtStatusPtr (*GetSymbolicDimensions)(const OrtTensorTypeAndShapeInfo *info, const char *_Nullable *dim_params, size_t dim_params_length);
-    void *_Nullable _slots_64_64[1];
+    OrtStatusPtr (*GetTensorShapeElementCount)(const OrtTensorTypeAndShapeInfo *info, size_t *out);
     OrtStatusPtr (*GetTensorTypeAndShape)(const OrtValue *value, OrtTensorTypeAndShapeInfo *_Nullable *out);
     void *_Nullable _slots_66_66[1];
     OrtStatusPtr (*GetValueType)(const OrtValue *value, ONNXType *out);
@@ -182,7 +189,9 @@ typedef struct OrtApi {
     OrtStatusPtr (*AllocatorFree)(OrtAllocator *ort_allocator, void *p);
     void *_Nullable _slots_77_77[1];
     OrtStatusPtr (*GetAllocatorWithDefaultOptions)(OrtAllocator *_Nullable *out);
-    void *_Nullable _slots_79_91[13];
+    void *_Nullable _slots_79_89[11];
+    OrtStatusPtr (*KernelContext_GetInput)(const OrtKernelContext *context, size_t index, const OrtValue *_Nullable *out);
+    OrtStatusPtr (*KernelContext_GetOutput)(OrtKernelContext *context, size_t index, const int64_t *dim_values, size_t dim_count, OrtValue *_Nullable *out);
     void (*ReleaseEnv)(OrtEnv *input);
     void (*ReleaseStatus)(OrtStatus *input);
     void (*ReleaseMemoryInfo)(OrtMemoryInfo *input);
@@ -192,7 +201,8 @@ typedef struct OrtApi {
     void (*ReleaseTypeInfo)(OrtTypeInfo *input);
     void (*ReleaseTensorTypeAndShapeInfo)(OrtTensorTypeAndShapeInfo *input);
     void (*ReleaseSessionOptions)(OrtSessionOptions *input);
-    void *_Nullable _slots_101_110[10];
+    void (*ReleaseCustomOpDomain)(OrtCustomOpDomain *input);
+    void *_Nullable _slots_102_110[9];
     OrtStatusPtr (*SessionGetModelMetadata)(const OrtSession *session, OrtModelMetadata *_Nullable *out);
     OrtStatusPtr (*ModelMetadataGetProducerName)(const OrtModelMetadata *model_metadata, OrtAllocator *allocator, char *_Nullable *value);
     OrtStatusPtr (*ModelMetadataGetGraphName)(const OrtModelMetadata *model_metadata, OrtAllocator *allocator, char *_Nullable *value);
@@ -224,6 +234,45 @@ typedef struct OrtApi {
 
 } OrtApi;
 
+typedef enum OrtCustomOpInputOutputCharacteristic {
+    INPUT_OUTPUT_REQUIRED = 0,
+    INPUT_OUTPUT_OPTIONAL = 1,
+    INPUT_OUTPUT_VARIADIC = 2,
+} OrtCustomOpInputOutputCharacteristic;
+
+/// A custom operator's schema and kernel callbacks: every member ONNX Runtime 1.31 declares, in its
+/// order (ONNX Runtime reads members by `version`, and some regardless of it). Members that a
+/// version does not use are left NULL.
+struct OrtCustomOp {
+    uint32_t version;
+    void *_Nullable (*CreateKernel)(const OrtCustomOp *op, const OrtApi *api, const OrtKernelInfo *info);
+    const char *(*GetName)(const OrtCustomOp *op);
+    const char *_Nullable (*GetExecutionProviderType)(const OrtCustomOp *op);
+    ONNXTensorElementDataType (*GetInputType)(const OrtCustomOp *op, size_t index);
+    size_t (*GetInputTypeCount)(const OrtCustomOp *op);
+    ONNXTensorElementDataType (*GetOutputType)(const OrtCustomOp *op, size_t index);
+    size_t (*GetOutputTypeCount)(const OrtCustomOp *op);
+    void (*KernelCompute)(void *op_kernel, OrtKernelContext *context);
+    void (*KernelDestroy)(void *op_kernel);
+    OrtCustomOpInputOutputCharacteristic (*GetInputCharacteristic)(const OrtCustomOp *op, size_t index);
+    OrtCustomOpInputOutputCharacteristic (*GetOutputCharacteristic)(const OrtCustomOp *op, size_t index);
+    OrtMemType (*GetInputMemoryType)(const OrtCustomOp *op, size_t index);
+    int (*GetVariadicInputMinArity)(const OrtCustomOp *op);
+    int (*GetVariadicInputHomogeneity)(const OrtCustomOp *op);
+    int (*GetVariadicOutputMinArity)(const OrtCustomOp *op);
+    int (*GetVariadicOutputHomogeneity)(const OrtCustomOp *op);
+    void *_Nullable CreateKernelV2;
+    void *_Nullable KernelComputeV2;
+    void *_Nullable InferOutputShapeFn;
+    int (*GetStartVersion)(const OrtCustomOp *op);
+    int (*GetEndVersion)(const OrtCustomOp *op);
+    void *_Nullable GetMayInplace;
+    void *_Nullable ReleaseMayInplace;
+    void *_Nullable GetAliasMap;
+    void *_Nullable ReleaseAliasMap;
+};
+_Static_assert(sizeof(struct OrtCustomOp) == 26 * sizeof(void *), "OrtCustomOp: a version word and 25 members");
+
 typedef struct OrtApiBase {
     /// Returns NULL when the library does not offer `version`.
     const OrtApi *_Nullable (*GetApi)(uint32_t version);
@@ -254,6 +303,9 @@ ORT_SLOT(SetSessionLogSeverityLevel, 22);
 ORT_SLOT(SetSessionGraphOptimizationLevel, 23);
 ORT_SLOT(SetIntraOpNumThreads, 24);
 ORT_SLOT(SetInterOpNumThreads, 25);
+ORT_SLOT(CreateCustomOpDomain, 26);
+ORT_SLOT(CustomOpDomain_Add, 27);
+ORT_SLOT(AddCustomOpDomain, 28);
 ORT_SLOT(SessionGetInputCount, 30);
 ORT_SLOT(SessionGetOutputCount, 31);
 ORT_SLOT(SessionGetInputTypeInfo, 33);
@@ -274,11 +326,14 @@ ORT_SLOT(GetTensorElementType, 60);
 ORT_SLOT(GetDimensionsCount, 61);
 ORT_SLOT(GetDimensions, 62);
 ORT_SLOT(GetSymbolicDimensions, 63);
+ORT_SLOT(GetTensorShapeElementCount, 64);
 ORT_SLOT(GetTensorTypeAndShape, 65);
 ORT_SLOT(GetValueType, 67);
 ORT_SLOT(CreateCpuMemoryInfo, 69);
 ORT_SLOT(AllocatorFree, 76);
 ORT_SLOT(GetAllocatorWithDefaultOptions, 78);
+ORT_SLOT(KernelContext_GetInput, 90);
+ORT_SLOT(KernelContext_GetOutput, 91);
 ORT_SLOT(ReleaseEnv, 92);
 ORT_SLOT(ReleaseStatus, 93);
 ORT_SLOT(ReleaseMemoryInfo, 94);
@@ -288,6 +343,7 @@ ORT_SLOT(ReleaseRunOptions, 97);
 ORT_SLOT(ReleaseTypeInfo, 98);
 ORT_SLOT(ReleaseTensorTypeAndShapeInfo, 99);
 ORT_SLOT(ReleaseSessionOptions, 100);
+ORT_SLOT(ReleaseCustomOpDomain, 101);
 ORT_SLOT(SessionGetModelMetadata, 111);
 ORT_SLOT(ModelMetadataGetProducerName, 112);
 ORT_SLOT(ModelMetadataGetGraphName, 113);
@@ -312,8 +368,28 @@ ORT_SLOT(SessionOptionsAppendExecutionProvider, 216);
 ORT_SLOT(GetBuildInfoString, 254);
 #undef ORT_SLOT
 
+// MARK: Warble's own operators (WarbleCustomOps.c)
+
+#pragma clang assume_nonnull begin
+
+/// The domain of Warble's own operators in rewritten model graphs.
+#define WARBLE_CUSTOM_OP_DOMAIN "ai.warble"
+
+/// Adds Warble's operators to `options`:
+///   Snake(x f32 [N, C, T], alpha f32 [C] or [1, C, 1], scale f32 like alpha) -> y f32 [N, C, T],
+///   y = x + scale[c] * sin(alpha[c] * x)^2, the periodic activation of HiFi-GAN/iSTFTNet
+///   generators (one pass instead of Mul, Sin, Pow, Mul and Add, each a pass over the tensor).
+/// The operator domain is created once per process and never released (sessions keep pointers to it).
+OrtStatusPtr warble_add_custom_ops(const OrtApi *api, OrtSessionOptions *options);
+
+/// The Snake activation over `count` values of one channel (exposed for tests).
+void warble_snake_f32(const float *x, float *y, size_t count, float alpha, float scale);
+
+#pragma clang assume_nonnull end
+
 #ifdef __cplusplus
 }
 #endif
+
 
 #endif // WARBLE_CONNXRUNTIME_H

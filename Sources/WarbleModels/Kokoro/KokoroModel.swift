@@ -56,6 +56,9 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         // Every utterance has another length: per-shape memory patterns would only pile up.
         var sessionOptions = sessionOptions
         sessionOptions.memoryPattern = false
+        // The installer fuses the decoder's Snake activations into Warble's own operator
+        // (tools/models/fuse_snake.py): one pass instead of five, 48 times per run.
+        sessionOptions.warbleOperators = config?["warbleOperators"]?.bool ?? false
         session = try Session(contentsOf: modelURL, options: sessionOptions)
         for name in ["tokens", "style", "speed"] where session.input(named: name) == nil {
             throw ModelError(.badModel, "\(modelURL.path) has no input '\(name)': it is not Kokoro v1.0")

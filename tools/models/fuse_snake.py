@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Rewrites a model's Snake activations into single `ai.warble` Snake nodes.
+
+    fuse_snake.py SRC.onnx DST.onnx
+
+HiFi-GAN / iSTFTNet generators (Kokoro's decoder) apply y = x + (1 / a) * sin(a * x)^2 per channel,
+exported as Mul(a, x) -> Sin -> Pow(2) -> Mul(1 / a) -> Add(x): five passes over the largest tensors
+of the model, one of them ONNX Runtime's unvectorised Sin (about 16 % of a Kokoro run). Warble's
+Snake kernel (Sources/CONNXRuntime/WarbleCustomOps.c, registered by ONNXRuntime.SessionOptions
+.warbleOperators) does it in one pass. Only chains whose a and 1 / a are constant per-channel
+tensors ([1, C, 1] or [C]) with no other consumers of the intermediate values are rewritten; the
+rest of the graph is unchanged. Prints how many were fused (exit 1 when none).
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+DOMAIN = "ai.warble"
+
+
+def per_channel(inits: dict, name: str) -> np.ndarray | None:
+    if name not in inits:
+        return None
+    value = numpy_helper.to_array(inits[name])
+    if value.dtype != np.float32 or value.ndim not in (1, 3) or (value.ndim == 3 and value.shape[::2] != (1, 1)):
+        return None
+    return value
+
+
+def fuse(model: onnx.ModelProto) -> int:
+    graph = model.graph
+    inits = {t.name: t for t in graph.initializer}
+    producer = {o: n for n in graph.node for o in n.output}
+    consumers = collections.defaultdict(list)
+    for n in graph.node:
+        for i in n.input:
+            consumers[i].append(n)
+    outputs = {o.name for o in graph.output}
+
+    def only(value: str, op: str):
+        users = consumers.get(value, [])
+        return users[0] if len(users) == 1 and users[0].op_type == op and value not in outputs else None
+
+    removed, fused = set(), 0
+    replacements = {}
+    for sin in [n for n in graph.node if n.op_type == "Sin"]:
+        scale_in = producer.get(sin.input[0])
+        if scale_in is None or scale_in.op_type != "Mul" or only(sin.input[0], "Sin") is None:
+            continue
+        alpha_name = next((i for i in scale_in.input if per_channel(inits, i) is not None), None)
+        x = next((i for i in scale_in.input if i != alpha_name), None)
+        pow_node = only(sin.output[0], "Pow")
+        if alpha_name is None or x is None or pow_node is None:
+            continue
+        exponent = numpy_helper.to_array(inits[pow_node.input[1]]) if pow_node.input[1] in inits else None
+        if exponent is None or exponent.size != 1 or float(exponent) != 2.0:
+            continue
+        scale_mul = only(pow_node.output[0], "Mul")
+        if scale_mul is None:
+            continue
+        scale_name = next((i for i in scale_mul.input if i != pow_node.output[0]), None)
+        add = only(scale_mul.output[0], "Add")
+        if scale_name is None or per_channel(inits, scale_name) is None or add is None or x not in add.input:
+            continue
+        alpha, scale = per_channel(inits, alpha_name), per_channel(inits, scale_name)
+        if alpha.size != scale.size:
+            continue
+        snake = helper.make_node("Snake", [x, alpha_name, scale_name], [add.output[0]],
+                                 name=(add.name or add.output[0]) + "/warble_snake", domain=DOMAIN)
+        for n in (scale_in, sin, pow_node, scale_mul, add):
+            removed.add(id(n))
+        replacements[id(add)] = snake
+        fused += 1
+    nodes = [replacements.get(id(n), n) for n in graph.node if id(n) not in removed or id(n) in replacements]
+    del graph.node[:]
+    graph.node.extend(nodes)
+    if fused and not any(o.domain == DOMAIN for o in model.opset_import):
+        model.opset_import.append(helper.make_opsetid(DOMAIN, 1))
+    return fused
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    model = onnx.load(argv[1])
+    count = fuse(model)
+    if count == 0:
+        print(f"fuse_snake: no Snake activation found in {argv[1]}", file=sys.stderr)
+        return 1
+    onnx.save(model, argv[2])
+    print(f"fuse_snake: {count} Snake activations fused into {argv[2]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
