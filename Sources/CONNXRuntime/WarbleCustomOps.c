@@ -1,6 +1,7 @@
 // Warble's custom operators for ONNX Runtime (declared at the end of include/CONNXRuntime.h).
 #include "CONNXRuntime.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -63,116 +64,165 @@ void warble_snake_f32(const float *x, float *y, size_t count, float alpha, float
 }
 #endif
 
-typedef struct SnakeKernel {
-    const OrtApi *api;
-} SnakeKernel;
+// Instance normalisation of one channel with a per-channel affine (StyleTTS 2 / Kokoro's AdaIN:
+// the scale is 1 + gamma and the shift beta, both from the style vector): mean, then the mean of
+// squared deviations (two passes, as the exported graph computes them), then one pass to write.
+void warble_adain_f32(const float *x, float *y, size_t count, float scale, float shift, float epsilon) {
+#pragma clang fp reassociate(on)  // lets the two sums vectorise (ONNX Runtime's ReduceMean is unordered too)
+    if (count == 0) return;
+    // Summed relative to the first value, so that a large common offset does not eat the precision.
+    float origin = x[0], sum = 0;
+    for (size_t i = 0; i < count; i++) sum += x[i] - origin;
+    float mean = origin + sum / (float)count;
+    float squares = 0;
+    for (size_t i = 0; i < count; i++) {
+        float d = x[i] - mean;
+        squares += d * d;
+    }
+    float factor = scale / sqrtf(squares / (float)count + epsilon);
+    for (size_t i = 0; i < count; i++) y[i] = (x[i] - mean) * factor + shift;
+}
 
-static void *snake_create(const OrtCustomOp *op, const OrtApi *api, const OrtKernelInfo *info) {
+// MARK: ONNX Runtime glue shared by the operators
+
+typedef struct Kernel {
+    const OrtApi *api;
+} Kernel;
+
+static void *kernel_create(const OrtCustomOp *op, const OrtApi *api, const OrtKernelInfo *info) {
     (void)op;
     (void)info;
-    SnakeKernel *kernel = malloc(sizeof *kernel);
+    Kernel *kernel = malloc(sizeof *kernel);
     if (kernel) kernel->api = api;
     return kernel;
 }
 
-static const char *snake_name(const OrtCustomOp *op) { (void)op; return "Snake"; }
-static const char *snake_provider(const OrtCustomOp *op) { (void)op; return "CPUExecutionProvider"; }
-static ONNXTensorElementDataType snake_type(const OrtCustomOp *op, size_t index) {
+static void kernel_destroy(void *op_kernel) { free(op_kernel); }
+static const char *cpu_provider(const OrtCustomOp *op) { (void)op; return "CPUExecutionProvider"; }
+static ONNXTensorElementDataType float_type(const OrtCustomOp *op, size_t index) {
     (void)op;
     (void)index;
     return ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT;
 }
-static size_t snake_inputs(const OrtCustomOp *op) { (void)op; return 3; }
-static size_t snake_outputs(const OrtCustomOp *op) { (void)op; return 1; }
+static size_t one_output(const OrtCustomOp *op) { (void)op; return 1; }
+static OrtCustomOpInputOutputCharacteristic required(const OrtCustomOp *op, size_t index) {
+    (void)op;
+    (void)index;
+    return INPUT_OUTPUT_REQUIRED;
+}
+static OrtMemType default_memory(const OrtCustomOp *op, size_t index) {
+    (void)op;
+    (void)index;
+    return OrtMemTypeDefault;
+}
+static int one(const OrtCustomOp *op) { (void)op; return 1; }
+static int last_version(const OrtCustomOp *op) { (void)op; return 2147483647; }
 
-/// Element count of a tensor value, or 0 (with its dims in `dims` when `dims` is given).
-static size_t value_shape(const OrtApi *api, const OrtValue *value, int64_t *dims, size_t *rank) {
+#define WARBLE_OP(op_name, inputs_fn, compute_fn)                                                  \
+    {                                                                                              \
+        .version = WARBLE_ORT_API_LEVEL, .CreateKernel = kernel_create, .GetName = op_name,        \
+        .GetExecutionProviderType = cpu_provider, .GetInputType = float_type,                      \
+        .GetInputTypeCount = inputs_fn, .GetOutputType = float_type, .GetOutputTypeCount = one_output, \
+        .KernelCompute = compute_fn, .KernelDestroy = kernel_destroy,                              \
+        .GetInputCharacteristic = required, .GetOutputCharacteristic = required,                   \
+        .GetInputMemoryType = default_memory, .GetVariadicInputMinArity = one,                     \
+        .GetVariadicInputHomogeneity = one, .GetVariadicOutputMinArity = one,                      \
+        .GetVariadicOutputHomogeneity = one, .GetStartVersion = one, .GetEndVersion = last_version, \
+    }
+
+/// A float input's data and element count (0 when absent or unreadable); its dims into `dims`.
+static size_t input_floats(const OrtApi *api, OrtKernelContext *context, size_t index, float **data,
+                           int64_t *dims, size_t *rank) {
+    const OrtValue *value = NULL;
     OrtTensorTypeAndShapeInfo *info = NULL;
     size_t count = 0, n = 0;
+    *data = NULL;
+    if (rank) *rank = 0;
+    if (api->KernelContext_GetInput(context, index, &value) != NULL || value == NULL) return 0;
+    if (api->GetTensorMutableData((OrtValue *)value, (void **)data) != NULL || *data == NULL) return 0;
     if (api->GetTensorTypeAndShape(value, &info) != NULL || info == NULL) return 0;
     if (api->GetTensorShapeElementCount(info, &count) != NULL) count = 0;
-    if (dims && rank && api->GetDimensionsCount(info, &n) == NULL && n <= *rank &&
-        api->GetDimensions(info, dims, n) == NULL) {
+    if (dims && rank && api->GetDimensionsCount(info, &n) == NULL && n <= 8 && api->GetDimensions(info, dims, n) == NULL) {
         *rank = n;
-    } else if (rank) {
-        *rank = 0;
     }
     api->ReleaseTensorTypeAndShapeInfo(info);
     return count;
 }
 
-// Version 1 kernels cannot report errors: the model rewrite (tools/models/fuse_snake.py) only makes
-// Snake nodes whose alpha and scale hold one value per channel of x; anything else gives NaN, which
-// the pipelines reject as a failed run, rather than a crash.
-static void snake_compute(void *op_kernel, OrtKernelContext *context) {
-    SnakeKernel *kernel = op_kernel;
-    const OrtApi *api = kernel->api;
-    const OrtValue *x = NULL, *alpha = NULL, *scale = NULL;
-    if (api->KernelContext_GetInput(context, 0, &x) != NULL || api->KernelContext_GetInput(context, 1, &alpha) != NULL ||
-        api->KernelContext_GetInput(context, 2, &scale) != NULL || !x || !alpha || !scale) {
-        return;
-    }
+/// The input `x` [N, C, T] (input 0) and an output of its shape; `rows` = N * C, `channels` = C,
+/// `length` = T. Returns 0 when there is nothing to do or the output cannot be made.
+static size_t rows_of_x(const OrtApi *api, OrtKernelContext *context, float **x, float **y, size_t *channels,
+                        size_t *length) {
     int64_t dims[8];
-    size_t rank = 8;
-    size_t total = value_shape(api, x, dims, &rank);
-    size_t alphas = value_shape(api, alpha, NULL, NULL), scales = value_shape(api, scale, NULL, NULL);
+    size_t rank = 0;
+    size_t total = input_floats(api, context, 0, x, dims, &rank);
     OrtValue *out = NULL;
-    if (api->KernelContext_GetOutput(context, 0, dims, rank, &out) != NULL || out == NULL) return;
-    float *y = NULL, *xs = NULL, *as = NULL, *ss = NULL;
-    if (api->GetTensorMutableData(out, (void **)&y) != NULL ||
-        api->GetTensorMutableData((OrtValue *)x, (void **)&xs) != NULL ||
-        api->GetTensorMutableData((OrtValue *)alpha, (void **)&as) != NULL ||
-        api->GetTensorMutableData((OrtValue *)scale, (void **)&ss) != NULL || !y || !xs || !as || !ss) {
+    if (api->KernelContext_GetOutput(context, 0, dims, rank, &out) != NULL || out == NULL) return 0;
+    if (api->GetTensorMutableData(out, (void **)y) != NULL || *y == NULL || total == 0) return 0;
+    if (rank != 3 || dims[1] <= 0 || dims[2] <= 0) {
+        for (size_t i = 0; i < total; i++) (*y)[i] = __builtin_nanf("");
+        return 0;
+    }
+    *channels = (size_t)dims[1];
+    *length = (size_t)dims[2];
+    return total / *length;
+}
+
+// Version-15 kernels cannot report errors: the model rewrites (tools/models/fuse_*.py) only make
+// nodes whose per-channel inputs fit x; anything else gives NaN, which the pipelines reject as a
+// failed run, rather than a crash or a read past the end.
+static void fill_nan(float *y, size_t count) {
+    for (size_t i = 0; i < count; i++) y[i] = __builtin_nanf("");
+}
+
+// MARK: Snake(x [N, C, T], alpha [C] or [1, C, 1], scale like alpha)
+
+static const char *snake_name(const OrtCustomOp *op) { (void)op; return "Snake"; }
+static size_t snake_inputs(const OrtCustomOp *op) { (void)op; return 3; }
+
+static void snake_compute(void *op_kernel, OrtKernelContext *context) {
+    const OrtApi *api = ((Kernel *)op_kernel)->api;
+    float *x = NULL, *y = NULL, *alpha = NULL, *scale = NULL;
+    size_t channels = 0, length = 0;
+    size_t rows = rows_of_x(api, context, &x, &y, &channels, &length);
+    if (rows == 0) return;
+    size_t alphas = input_floats(api, context, 1, &alpha, NULL, NULL);
+    size_t scales = input_floats(api, context, 2, &scale, NULL, NULL);
+    if (alphas != channels || scales != channels) {
+        fill_nan(y, rows * length);
         return;
     }
-    size_t channels = rank >= 2 ? (size_t)dims[1] : 0;
-    if (total == 0) return;
-    if (rank != 3 || channels == 0 || alphas != channels || scales != channels) {
-        for (size_t i = 0; i < total; i++) y[i] = __builtin_nanf("");
-        return;
-    }
-    size_t length = (size_t)dims[2];
-    for (size_t row = 0; row < total / length; row++) {
+    for (size_t row = 0; row < rows; row++) {
         size_t c = row % channels;
-        warble_snake_f32(xs + row * length, y + row * length, length, as[c], ss[c]);
+        warble_snake_f32(x + row * length, y + row * length, length, alpha[c], scale[c]);
     }
 }
 
-static void snake_destroy(void *op_kernel) { free(op_kernel); }
-static OrtCustomOpInputOutputCharacteristic snake_required(const OrtCustomOp *op, size_t index) {
-    (void)op;
-    (void)index;
-    return INPUT_OUTPUT_REQUIRED;
-}
-static OrtMemType snake_memory(const OrtCustomOp *op, size_t index) {
-    (void)op;
-    (void)index;
-    return OrtMemTypeDefault;
-}
-static int snake_one(const OrtCustomOp *op) { (void)op; return 1; }
-static int snake_last_version(const OrtCustomOp *op) { (void)op; return 2147483647; }
+// MARK: AdaIN(x [N, C, T], scale [N, C, 1], shift [N, C, 1], epsilon []): instance norm + affine
 
-static const OrtCustomOp snake_op = {
-    .version = WARBLE_ORT_API_LEVEL,
-    .CreateKernel = snake_create,
-    .GetName = snake_name,
-    .GetExecutionProviderType = snake_provider,
-    .GetInputType = snake_type,
-    .GetInputTypeCount = snake_inputs,
-    .GetOutputType = snake_type,
-    .GetOutputTypeCount = snake_outputs,
-    .KernelCompute = snake_compute,
-    .KernelDestroy = snake_destroy,
-    .GetInputCharacteristic = snake_required,
-    .GetOutputCharacteristic = snake_required,
-    .GetInputMemoryType = snake_memory,
-    .GetVariadicInputMinArity = snake_one,
-    .GetVariadicInputHomogeneity = snake_one,
-    .GetVariadicOutputMinArity = snake_one,
-    .GetVariadicOutputHomogeneity = snake_one,
-    .GetStartVersion = snake_one,
-    .GetEndVersion = snake_last_version,
-};
+static const char *adain_name(const OrtCustomOp *op) { (void)op; return "AdaIN"; }
+static size_t adain_inputs(const OrtCustomOp *op) { (void)op; return 4; }
+
+static void adain_compute(void *op_kernel, OrtKernelContext *context) {
+    const OrtApi *api = ((Kernel *)op_kernel)->api;
+    float *x = NULL, *y = NULL, *scale = NULL, *shift = NULL, *epsilon = NULL;
+    size_t channels = 0, length = 0;
+    size_t rows = rows_of_x(api, context, &x, &y, &channels, &length);
+    if (rows == 0) return;
+    size_t scales = input_floats(api, context, 1, &scale, NULL, NULL);
+    size_t shifts = input_floats(api, context, 2, &shift, NULL, NULL);
+    size_t epsilons = input_floats(api, context, 3, &epsilon, NULL, NULL);
+    if (scales != rows || shifts != rows || epsilons != 1) {
+        fill_nan(y, rows * length);
+        return;
+    }
+    for (size_t row = 0; row < rows; row++) {
+        warble_adain_f32(x + row * length, y + row * length, length, scale[row], shift[row], *epsilon);
+    }
+}
+
+static const OrtCustomOp snake_op = WARBLE_OP(snake_name, snake_inputs, snake_compute);
+static const OrtCustomOp adain_op = WARBLE_OP(adain_name, adain_inputs, adain_compute);
 
 // One domain for the whole process: ONNX Runtime keeps a pointer to it in every session made with
 // it, so it is created once, never released, and shared by all session options.
@@ -185,7 +235,8 @@ OrtStatusPtr warble_add_custom_ops(const OrtApi *api, OrtSessionOptions *options
     if (shared_domain == NULL) {
         OrtCustomOpDomain *created = NULL;
         status = api->CreateCustomOpDomain(WARBLE_CUSTOM_OP_DOMAIN, &created);
-        if (status == NULL && (status = api->CustomOpDomain_Add(created, &snake_op)) != NULL) {
+        if (status == NULL && ((status = api->CustomOpDomain_Add(created, &snake_op)) != NULL ||
+                               (status = api->CustomOpDomain_Add(created, &adain_op)) != NULL)) {
             api->ReleaseCustomOpDomain(created);
             created = NULL;
         }

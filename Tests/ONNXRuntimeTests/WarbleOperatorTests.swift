@@ -3,8 +3,8 @@ import Foundation
 import Testing
 @testable import ONNXRuntime
 
-/// Warble's own Snake operator: the kernel against double precision, and a graph rewritten by
-/// tools/models/fuse_snake.py against ONNX Runtime running the same activation unfused.
+/// Warble's own operators (Snake, AdaIN): the kernels against double precision, and graphs rewritten
+/// by tools/models/fuse_snake.py and fuse_adain.py against ONNX Runtime running them unfused.
 @Suite("Warble operators")
 struct WarbleOperatorTests {
     /// x + scale * sin(alpha * x)^2 within 1.2e-7 * max(1, |x|) + 4e-7 * scale of double precision for
@@ -67,6 +67,60 @@ struct WarbleOperatorTests {
         let session = try Session(path: try Fixtures.path("snake_bad_alpha.onnx"), options: SessionOptions(warbleOperators: true))
         let y = try session.run(["x": try Tensor(Self.input(time: 8), shape: [1, 4, 8])]).tensor("y").scalars(as: Float.self)
         #expect(y.count == 32 && y.allSatisfy(\.isNaN))
+    }
+
+    /// AdaIN within 1e-5 of double precision on rows of 1 to 5,000 values, including a constant
+    /// row (variance 0: only epsilon divides) and a large offset (mean 1,000, spread 1).
+    @Test func adainKernelMatchesDoublePrecision() {
+        for count in [1, 2, 15, 16, 17, 1000, 5000] {
+            for offset in [0.0, 1000.0] {
+                let xs: [Float] = (0..<count).map { (i: Int) -> Float in
+                    Float(offset + sin(Double(i) * 0.7) + Double(i % 5) * 0.1)
+                }
+                var ys = [Float](repeating: .nan, count: count)
+                xs.withUnsafeBufferPointer { x in
+                    ys.withUnsafeMutableBufferPointer { y in
+                        warble_adain_f32(x.baseAddress!, y.baseAddress!, count, 1.3, -0.2, 1e-5)
+                    }
+                }
+                let mean: Double = xs.reduce(0.0) { $0 + Double($1) } / Double(count)
+                let variance: Double = xs.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(count)
+                let factor: Double = 1.3 / (variance + 1e-5).squareRoot()
+                var worst = 0.0
+                for (x, y) in zip(xs, ys) {
+                    worst = max(worst, abs(Double(y) - ((Double(x) - mean) * factor - 0.2)))
+                }
+                // A float mean of values near 1,000 is good to ~6e-5; the normalised error scales with it.
+                let bound = offset == 0 ? 1e-5 : 2e-4 * factor
+                #expect(worst <= bound, "\(count) values around \(offset): worst error \(worst)")
+            }
+        }
+    }
+
+    /// The fused AdaIN graph gives what ONNX Runtime's ten nodes give, within 1e-5.
+    @Test func fusedAdainMatchesTheUnfusedGraph() throws {
+        var options = SessionOptions(intraOpThreads: 1)
+        let reference = try Session(path: try Fixtures.path("adain_unfused.onnx"), options: options)
+        options.warbleOperators = true
+        let fused = try Session(path: try Fixtures.path("adain_fused.onnx"), options: options)
+        let scale = try Tensor([Float(1.2), 0.7, -0.4], shape: [1, 3, 1])
+        let shift = try Tensor([Float(0.1), -2, 0.5], shape: [1, 3, 1])
+        for time in [1, 7, 16, 1000] {
+            let feeds = ["x": try Tensor(Self.input(time: time).prefix(3 * time).map { $0 }, shape: [1, 3, time]),
+                         "scale": scale, "shift": shift]
+            let want = try reference.run(feeds).tensor("y").scalars(as: Float.self)
+            let got = try fused.run(feeds).tensor("y").scalars(as: Float.self)
+            #expect(got.count == want.count)
+            for (a, b) in zip(got, want) {
+                #expect(abs(a - b) <= 1e-5 * max(1, abs(b)), "time \(time): \(a) vs \(b)")
+            }
+        }
+        // A scale of the wrong size is refused before the kernel runs.
+        let error = #expect(throws: ONNXRuntimeError.self) {
+            _ = try fused.run(["x": try Tensor([Float](repeating: 1, count: 12), shape: [1, 3, 4]),
+                               "scale": try Tensor([Float(1), 2], shape: [1, 2, 1]), "shift": shift])
+        }
+        #expect(error?.message.contains("scale") == true)
     }
 
     /// Many sessions share the one registered domain.

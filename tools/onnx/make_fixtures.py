@@ -143,6 +143,34 @@ def snake_models() -> tuple[onnx.ModelProto, onnx.ModelProto, onnx.ModelProto]:
     return unfused, fused, bad
 
 
+def adain_models() -> tuple[onnx.ModelProto, onnx.ModelProto]:
+    """An AdaIN block as StyleTTS 2 exports it (ReduceMean, Sub, Mul, ReduceMean, Add eps, Sqrt, Div,
+    Mul scale, Add shift; x [1, 3, time], scale and shift [1, 3, 1] as inputs), and the same after
+    tools/models/fuse_adain.py."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+    from fuse_adain import fuse
+
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, "time"])
+    scale = helper.make_tensor_value_info("scale", TensorProto.FLOAT, [1, 3, 1])
+    shift = helper.make_tensor_value_info("shift", TensorProto.FLOAT, [1, 3, 1])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, "time"])
+    inits = [numpy_helper.from_array(np.array([2], np.int64), "axes"),
+             numpy_helper.from_array(np.array(1e-5, np.float32), "eps")]
+    nodes = [helper.make_node("ReduceMean", ["x", "axes"], ["m"], keepdims=1),
+             helper.make_node("Sub", ["x", "m"], ["d"]), helper.make_node("Mul", ["d", "d"], ["d2"]),
+             helper.make_node("ReduceMean", ["d2", "axes"], ["v"], keepdims=1),
+             helper.make_node("Add", ["v", "eps"], ["ve"]), helper.make_node("Sqrt", ["ve"], ["s"]),
+             helper.make_node("Div", ["d", "s"], ["n"]), helper.make_node("Mul", ["scale", "n"], ["t"]),
+             helper.make_node("Add", ["t", "shift"], ["y"])]
+    unfused = helper.make_model(helper.make_graph(nodes, "adain", [x, scale, shift], [y], initializer=inits),
+                                opset_imports=[helper.make_opsetid("", 18)], producer_name="warble-fixtures")
+    fused = onnx.ModelProto()
+    fused.CopyFrom(unfused)
+    if fuse(fused) != 1:
+        raise SystemExit("make_fixtures: fuse_adain did not fuse the AdaIN fixture")
+    return unfused, fused
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -158,7 +186,9 @@ def main() -> int:
     save(tiny_linear_model(), out / "tiny_linear.onnx")
     unfused, fused, bad = snake_models()
     save(unfused, out / "snake_unfused.onnx")
-    for model, name in ((fused, "snake_fused.onnx"), (bad, "snake_bad_alpha.onnx")):
+    unfused_adain, fused_adain = adain_models()
+    save(unfused_adain, out / "adain_unfused.onnx")
+    for model, name in ((fused, "snake_fused.onnx"), (bad, "snake_bad_alpha.onnx"), (fused_adain, "adain_fused.onnx")):
         model.ir_version = IR_VERSION  # the checker knows no schema for ai.warble's Snake
         onnx.save(model, str(out / name))
 

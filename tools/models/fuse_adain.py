@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Rewrites a model's AdaIN blocks (instance norm with a per-channel affine) into `ai.warble` AdaIN nodes.
+
+    fuse_adain.py SRC.onnx DST.onnx
+
+StyleTTS 2 / Kokoro's decoder normalises each channel over time and applies a style-dependent scale
+and shift, exported as ReduceMean, Sub, Mul, ReduceMean, Add(eps), Sqrt, Div, Mul(scale), Add(shift):
+seven passes over the tensor. Warble's AdaIN kernel (Sources/CONNXRuntime/WarbleCustomOps.c) takes
+three. Only chains whose reductions run over the last axis of a 3-D tensor with keepdims, whose eps is a
+constant scalar and whose intermediate values have no other consumers are rewritten. Prints how many
+were fused (exit 1 when none).
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+DOMAIN = "ai.warble"
+
+
+def fuse(model: onnx.ModelProto) -> int:
+    graph = model.graph
+    inits = {t.name: t for t in graph.initializer}
+    producer = {o: n for n in graph.node for o in n.output}
+    consumers = collections.defaultdict(list)
+    for n in graph.node:
+        for i in dict.fromkeys(n.input):  # a node reading a value twice (Mul(d, d)) counts once
+            consumers[i].append(n)
+    outputs = {o.name for o in graph.output}
+
+    def constant(name: str) -> np.ndarray | None:
+        return numpy_helper.to_array(inits[name]) if name in inits else None
+
+    def users(value: str) -> list:
+        return [] if value in outputs else consumers.get(value, [])
+
+    def only(value: str, op: str):
+        found = users(value)
+        return found[0] if len(found) == 1 and found[0].op_type == op else None
+
+    def last_axis_mean(node) -> bool:
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        axes = constant(node.input[1]) if len(node.input) > 1 else np.asarray(attrs.get("axes", []))
+        return (axes is not None and [int(a) for a in np.ravel(axes)] in ([2], [-1])
+                and attrs.get("keepdims", 1) == 1)
+
+    removed, replacements, fused = set(), {}, 0
+    for mean in [n for n in graph.node if n.op_type == "ReduceMean"]:
+        x = mean.input[0]
+        sub = only(mean.output[0], "Sub")
+        if not last_axis_mean(mean) or sub is None or list(sub.input) != [x, mean.output[0]]:
+            continue
+        d = sub.output[0]
+        d_users = users(d)
+        square = next((u for u in d_users if u.op_type == "Mul" and list(u.input) == [d, d]), None)
+        div = next((u for u in d_users if u.op_type == "Div" and u.input[0] == d), None)
+        if square is None or div is None or len(d_users) != 2:
+            continue
+        var = only(square.output[0], "ReduceMean")
+        if var is None or not last_axis_mean(var):
+            continue
+        add_eps = only(var.output[0], "Add")
+        eps_name = next((i for i in add_eps.input if i != var.output[0]), None) if add_eps else None
+        eps = constant(eps_name) if eps_name else None
+        if eps is None or eps.size != 1 or eps.dtype != np.float32:
+            continue
+        sqrt = only(add_eps.output[0], "Sqrt")
+        if sqrt is None or only(sqrt.output[0], "Div") is not div or div.input[1] != sqrt.output[0]:
+            continue
+        scale_mul = only(div.output[0], "Mul")
+        scale = next((i for i in scale_mul.input if i != div.output[0]), None) if scale_mul else None
+        shift_add = only(scale_mul.output[0], "Add") if scale_mul else None
+        shift = next((i for i in shift_add.input if i != scale_mul.output[0]), None) if shift_add else None
+        if scale is None or shift is None:
+            continue
+        scalar_eps = eps_name + "/scalar"
+        if scalar_eps not in inits:
+            tensor = numpy_helper.from_array(np.asarray(eps, np.float32).reshape(()), scalar_eps)
+            graph.initializer.append(tensor)
+            inits[scalar_eps] = tensor
+        node = helper.make_node("AdaIN", [x, scale, shift, scalar_eps], [shift_add.output[0]],
+                                name=(shift_add.name or shift_add.output[0]) + "/warble_adain", domain=DOMAIN)
+        for n in (mean, sub, square, var, add_eps, sqrt, div, scale_mul, shift_add):
+            removed.add(id(n))
+        replacements[id(shift_add)] = node
+        fused += 1
+    nodes = [replacements.get(id(n), n) for n in graph.node if id(n) not in removed or id(n) in replacements]
+    del graph.node[:]
+    graph.node.extend(nodes)
+    if fused and not any(o.domain == DOMAIN for o in model.opset_import):
+        model.opset_import.append(helper.make_opsetid(DOMAIN, 1))
+    return fused
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 3:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    model = onnx.load(argv[1])
+    count = fuse(model)
+    if count == 0:
+        print(f"fuse_adain: no AdaIN block found in {argv[1]}", file=sys.stderr)
+        return 1
+    onnx.save(model, argv[2])
+    print(f"fuse_adain: {count} AdaIN blocks fused into {argv[2]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
