@@ -10,11 +10,11 @@ import WarbleText
 /// (kokoro-onnx) does, so that the planned pauses set the rhythm. The first utterance of a request is
 /// kept short (`firstChunkCharacters`, cut at a clause boundary) so that the first audio comes sooner.
 ///
-/// Utterances are at most `chunkCharacters` (100) long: a run's memory grows with its audio (the
-/// generator works at the output rate), so the longest utterance sets the peak. At 250 characters a
-/// 711-word text peaked at 1.31 times one sentence (427 / 327 MiB); at 100, 1.14 (377 / 330 MiB).
-/// Ordinary sentences stay whole (the benchmark's are 44-91 characters); longer ones are cut at a
-/// clause boundary where there is one, else at a space.
+/// Utterances are at most `chunkCharacters` (90) long: a run's memory grows with its audio (the
+/// generator works at the output rate), so the longest utterance sets the peak, and a one-sentence
+/// request starts with an 80-character piece. A 711-word text peaked at 1.31 times one sentence with
+/// 250 characters (427 / 327 MiB), 1.14 with 100, 1.085 with 90. Longer sentences are cut at a clause
+/// boundary where there is one (a 0.1 s pause), else at a space.
 public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     // Immutable after init; Session is thread-safe.
     public let modelID: String
@@ -32,7 +32,7 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     private let phonemizer: any Phonemizer
 
     public init(directory: URL, manifest: ModelManifest, phonemizer: any Phonemizer,
-                sessionOptions: SessionOptions = .init(), chunkCharacters: Int = 100,
+                sessionOptions: SessionOptions = .init(), chunkCharacters: Int = 90,
                 firstChunkCharacters: Int? = 80) throws {
         let config = manifest.config
         let modelURL = directory.appendingPathComponent(config?["model"]?.string ?? "model.onnx")
