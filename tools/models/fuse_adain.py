@@ -13,24 +13,23 @@ were fused (exit 1 when none).
 
 from __future__ import annotations
 
-import collections
 import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-DOMAIN = "ai.warble"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import graph_rewrite  # noqa: E402
+from graph_rewrite import DOMAIN  # noqa: E402
 
 
 def fuse(model: onnx.ModelProto) -> int:
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
     producer = {o: n for n in graph.node for o in n.output}
-    consumers = collections.defaultdict(list)
-    for n in graph.node:
-        for i in dict.fromkeys(n.input):  # a node reading a value twice (Mul(d, d)) counts once
-            consumers[i].append(n)
+    consumers = graph_rewrite.consumers(graph)
     outputs = {o.name for o in graph.output}
 
     def constant(name: str) -> np.ndarray | None:
@@ -49,7 +48,7 @@ def fuse(model: onnx.ModelProto) -> int:
         return (axes is not None and [int(a) for a in np.ravel(axes)] in ([2], [-1])
                 and attrs.get("keepdims", 1) == 1)
 
-    removed, replacements, fused = set(), {}, 0
+    chains = []
     for mean in [n for n in graph.node if n.op_type == "ReduceMean"]:
         x = mean.input[0]
         sub = only(mean.output[0], "Sub")
@@ -85,30 +84,12 @@ def fuse(model: onnx.ModelProto) -> int:
             inits[scalar_eps] = tensor
         node = helper.make_node("AdaIN", [x, scale, shift, scalar_eps], [shift_add.output[0]],
                                 name=(shift_add.name or shift_add.output[0]) + "/warble_adain", domain=DOMAIN)
-        for n in (mean, sub, square, var, add_eps, sqrt, div, scale_mul, shift_add):
-            removed.add(id(n))
-        replacements[id(shift_add)] = node
-        fused += 1
-    nodes = [replacements.get(id(n), n) for n in graph.node if id(n) not in removed or id(n) in replacements]
-    del graph.node[:]
-    graph.node.extend(nodes)
-    if fused and not any(o.domain == DOMAIN for o in model.opset_import):
-        model.opset_import.append(helper.make_opsetid(DOMAIN, 1))
-    return fused
+        chains.append(([mean, sub, square, var, add_eps, sqrt, div, scale_mul, shift_add], node))
+    return graph_rewrite.replace_chains(model, chains)
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
-        return 2
-    model = onnx.load(argv[1])
-    count = fuse(model)
-    if count == 0:
-        print(f"fuse_adain: no AdaIN block found in {argv[1]}", file=sys.stderr)
-        return 1
-    onnx.save(model, argv[2])
-    print(f"fuse_adain: {count} AdaIN blocks fused into {argv[2]}")
-    return 0
+    return graph_rewrite.main(argv, fuse, "fuse_adain", "AdaIN blocks", __doc__.strip().splitlines()[2].strip())
 
 
 if __name__ == "__main__":

@@ -14,14 +14,16 @@ rest of the graph is unchanged. Prints how many were fused (exit 1 when none).
 
 from __future__ import annotations
 
-import collections
 import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-DOMAIN = "ai.warble"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import graph_rewrite  # noqa: E402
+from graph_rewrite import DOMAIN  # noqa: E402
 
 
 def per_channel(inits: dict, name: str) -> np.ndarray | None:
@@ -37,18 +39,14 @@ def fuse(model: onnx.ModelProto) -> int:
     graph = model.graph
     inits = {t.name: t for t in graph.initializer}
     producer = {o: n for n in graph.node for o in n.output}
-    consumers = collections.defaultdict(list)
-    for n in graph.node:
-        for i in n.input:
-            consumers[i].append(n)
+    consumers = graph_rewrite.consumers(graph)
     outputs = {o.name for o in graph.output}
 
     def only(value: str, op: str):
         users = consumers.get(value, [])
         return users[0] if len(users) == 1 and users[0].op_type == op and value not in outputs else None
 
-    removed, fused = set(), 0
-    replacements = {}
+    chains = []
     for sin in [n for n in graph.node if n.op_type == "Sin"]:
         scale_in = producer.get(sin.input[0])
         if scale_in is None or scale_in.op_type != "Mul" or only(sin.input[0], "Sin") is None:
@@ -73,30 +71,12 @@ def fuse(model: onnx.ModelProto) -> int:
             continue
         snake = helper.make_node("Snake", [x, alpha_name, scale_name], [add.output[0]],
                                  name=(add.name or add.output[0]) + "/warble_snake", domain=DOMAIN)
-        for n in (scale_in, sin, pow_node, scale_mul, add):
-            removed.add(id(n))
-        replacements[id(add)] = snake
-        fused += 1
-    nodes = [replacements.get(id(n), n) for n in graph.node if id(n) not in removed or id(n) in replacements]
-    del graph.node[:]
-    graph.node.extend(nodes)
-    if fused and not any(o.domain == DOMAIN for o in model.opset_import):
-        model.opset_import.append(helper.make_opsetid(DOMAIN, 1))
-    return fused
+        chains.append(([scale_in, sin, pow_node, scale_mul, add], snake))
+    return graph_rewrite.replace_chains(model, chains)
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
-        return 2
-    model = onnx.load(argv[1])
-    count = fuse(model)
-    if count == 0:
-        print(f"fuse_snake: no Snake activation found in {argv[1]}", file=sys.stderr)
-        return 1
-    onnx.save(model, argv[2])
-    print(f"fuse_snake: {count} Snake activations fused into {argv[2]}")
-    return 0
+    return graph_rewrite.main(argv, fuse, "fuse_snake", "Snake activations", __doc__.strip().splitlines()[2].strip())
 
 
 if __name__ == "__main__":
