@@ -27,20 +27,8 @@ from graph_rewrite import DOMAIN  # noqa: E402
 
 def fuse(model: onnx.ModelProto) -> int:
     graph = model.graph
-    inits = {t.name: t for t in graph.initializer}
-    producer = {o: n for n in graph.node for o in n.output}
-    consumers = graph_rewrite.consumers(graph)
-    outputs = {o.name for o in graph.output}
-
-    def constant(name: str) -> np.ndarray | None:
-        return numpy_helper.to_array(inits[name]) if name in inits else None
-
-    def users(value: str) -> list:
-        return [] if value in outputs else consumers.get(value, [])
-
-    def only(value: str, op: str):
-        found = users(value)
-        return found[0] if len(found) == 1 and found[0].op_type == op else None
+    index = graph_rewrite.GraphIndex(graph)
+    inits, constant, users, only = index.inits, index.constant, index.users, index.only
 
     def last_axis_mean(node) -> bool:
         attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}

@@ -37,15 +37,8 @@ def per_channel(inits: dict, name: str) -> np.ndarray | None:
 
 def fuse(model: onnx.ModelProto) -> int:
     graph = model.graph
-    inits = {t.name: t for t in graph.initializer}
-    producer = {o: n for n in graph.node for o in n.output}
-    consumers = graph_rewrite.consumers(graph)
-    outputs = {o.name for o in graph.output}
-
-    def only(value: str, op: str):
-        users = consumers.get(value, [])
-        return users[0] if len(users) == 1 and users[0].op_type == op and value not in outputs else None
-
+    index = graph_rewrite.GraphIndex(graph)
+    inits, producer, only = index.inits, index.producer, index.only
     chains = []
     for sin in [n for n in graph.node if n.op_type == "Sin"]:
         scale_in = producer.get(sin.input[0])
@@ -56,7 +49,7 @@ def fuse(model: onnx.ModelProto) -> int:
         pow_node = only(sin.output[0], "Pow")
         if alpha_name is None or x is None or pow_node is None:
             continue
-        exponent = numpy_helper.to_array(inits[pow_node.input[1]]) if pow_node.input[1] in inits else None
+        exponent = index.constant(pow_node.input[1])
         if exponent is None or exponent.size != 1 or float(exponent) != 2.0:
             continue
         scale_mul = only(pow_node.output[0], "Mul")

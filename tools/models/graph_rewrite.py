@@ -1,5 +1,5 @@
-"""What the graph fusions (fuse_snake.py, fuse_adain.py) share: who reads a value, swapping matched
-chains for Warble's operator nodes, and the command line."""
+"""What the graph fusions (fuse_snake.py, fuse_adain.py) share: an index of who makes and reads each
+value, swapping matched chains for Warble's operator nodes, and the command line."""
 
 from __future__ import annotations
 
@@ -7,19 +7,36 @@ import collections
 import sys
 from typing import Callable
 
+import numpy as np
 import onnx
-from onnx import helper
+from onnx import helper, numpy_helper
 
 DOMAIN = "ai.warble"
 
 
-def consumers(graph: onnx.GraphProto) -> dict[str, list[onnx.NodeProto]]:
-    """The nodes reading each value; a node reading a value twice (Mul(d, d)) is listed once."""
-    found = collections.defaultdict(list)
-    for node in graph.node:
-        for name in dict.fromkeys(node.input):
-            found[name].append(node)
-    return found
+class GraphIndex:
+    """Initialisers, producers and readers of a graph's values, as a fusion looks them up."""
+
+    def __init__(self, graph: onnx.GraphProto):
+        self.inits = {t.name: t for t in graph.initializer}
+        self.producer = {o: n for n in graph.node for o in n.output}
+        self.outputs = {o.name for o in graph.output}
+        self.consumers = collections.defaultdict(list)
+        for node in graph.node:
+            for name in dict.fromkeys(node.input):  # a node reading a value twice (Mul(d, d)) counts once
+                self.consumers[name].append(node)
+
+    def users(self, value: str) -> list[onnx.NodeProto]:
+        """The nodes reading `value`; none for a graph output (it must be kept as it is)."""
+        return [] if value in self.outputs else self.consumers.get(value, [])
+
+    def only(self, value: str, op: str) -> onnx.NodeProto | None:
+        """The one node reading `value` when it is an `op`, else None."""
+        found = self.users(value)
+        return found[0] if len(found) == 1 and found[0].op_type == op else None
+
+    def constant(self, name: str) -> np.ndarray | None:
+        return numpy_helper.to_array(self.inits[name]) if name in self.inits else None
 
 
 def replace_chains(model: onnx.ModelProto, chains: list[tuple[list[onnx.NodeProto], onnx.NodeProto]]) -> int:
