@@ -11,6 +11,8 @@ cd "$warble_root"
 "$warble_root/scripts/setup.sh" --dev
 
 say "making test fixtures"
+# Made afresh every run, so a fixture whose maker was removed or renamed is never used stale.
+rm -rf Tests/Fixtures/generated
 for maker in tools/*/make_fixtures.py; do
     area="$(basename "$(dirname "$maker")")"
     out="Tests/Fixtures/generated/$area"
