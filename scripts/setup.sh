@@ -23,7 +23,8 @@ apt_packages=(
     pkg-config unzip sox espeak-ng
     libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev zlib1g-dev
 )
-apt_packages+=(python3-venv)
+# python3 -m venv and pip: the tool environment, and fetch_wheel's `pip download` of the pinned wheels.
+apt_packages+=(python3-venv python3-pip)
 if [[ $dev == 1 ]]; then
     # Tests and benchmarks: curl for the server's end-to-end test, GNU time for peak memory.
     apt_packages+=(curl time)
@@ -44,6 +45,12 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
         || die "apt-get install ${missing[*]} failed"
 fi
+
+# --- Python version -----------------------------------------------------------------------
+# The pinned wheels (scripts/pins.txt for ONNX Runtime; tools/*.lock for the tool environment) are
+# CPython 3.11 builds: Debian 12's python3.
+python3 -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)' \
+    || die "python3 is $(python3 --version 2>&1 || echo missing); Warble's pinned wheels are for Python 3.11 (Debian 12's python3). Put a python3 3.11 first on PATH."
 
 # --- ONNX Runtime ------------------------------------------------------------------------
 "$warble_root/scripts/install-onnxruntime.sh"
