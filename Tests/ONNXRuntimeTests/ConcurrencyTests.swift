@@ -47,11 +47,20 @@ import Testing
 }
 
 enum ResidentMemory {
-    /// The process's resident set size, from /proc/self/statm.
+    struct Unreadable: Error, CustomStringConvertible {
+        let statm: String
+        var description: String { "cannot read the resident set size from /proc/self/statm: '\(statm)'" }
+    }
+
+    /// The process's resident set size, from /proc/self/statm; an error (never 0) when it cannot be read,
+    /// so a leak check cannot pass by reading nothing on both sides.
     static func bytes() throws -> Int {
         let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
         let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        let pageSize = sysconf(Int32(_SC_PAGESIZE))
+        guard fields.count > 1, let pages = Int(fields[1]), pages > 0, pageSize > 0 else {
+            throw Unreadable(statm: text)
+        }
+        return pages * pageSize
     }
 }
