@@ -37,16 +37,23 @@ done
 [[ -n "$port" ]] || { cat "$log" >&2; die "warble serve did not start listening within 60 s"; }
 say "warble serve listening on 127.0.0.1:$port (pid $pid)"
 
-status=0
-.venv/bin/python tools/server/e2e.py --base-url "http://127.0.0.1:$port/v1" --api-key "$key" --pid "$pid" || status=1
+report="$(mktemp)"
+trap 'cleanup; rm -f "$report"' EXIT
+.venv/bin/python tools/server/e2e.py --base-url "http://127.0.0.1:$port/v1" --api-key "$key" --pid "$pid" | tee "$report" || true
+# Its counts ("e2e.py: N passed, N failed"); none at all means it stopped early, which is a failure.
+read -r passed failed < <(sed -n 's/^e2e.py: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$report") || true
+if [[ -z "${passed:-}" ]]; then
+    echo "FAIL e2e.py ended before its summary (see above)"; passed=0; failed=1
+fi
 
 # e2e.py sent SIGTERM: the server must stop by itself, with exit status 0.
 for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$pid" 2>/dev/null; then
-    say "FAIL the server did not stop within 10 s of SIGTERM"; status=1
+    echo "FAIL the server did not stop within 10 s of SIGTERM"; failed=$((failed + 1))
+elif wait "$pid"; then
+    echo "ok   the server stopped cleanly after SIGTERM"; passed=$((passed + 1))
 else
-    wait "$pid" && say "ok   the server stopped cleanly after SIGTERM" \
-        || { say "FAIL the server exited with status $? after SIGTERM"; status=1; }
+    echo "FAIL the server exited with status $? after SIGTERM"; failed=$((failed + 1))
 fi
-((status == 0)) || { echo "--- server log ---" >&2; cat "$log" >&2; die "server end-to-end test failed"; }
-say "server end-to-end test passed"
+echo "server: $passed passed, $failed failed"
+((failed == 0)) || { echo "--- server log ---" >&2; cat "$log" >&2; die "server end-to-end test failed"; }

@@ -2,7 +2,8 @@
 
 Run by scripts/test-server-e2e.sh, which builds warble, starts the server and passes its address,
 API key and process id. Every check decodes the audio it receives (sample rate, duration, level).
-Exits non-zero with a list of failures.
+Prints one line per check, then the failures and "e2e.py: N passed, N failed"; exits non-zero
+when a check failed.
 """
 
 import argparse
@@ -30,11 +31,15 @@ LONG = " ".join(f"This is sentence number {i}, long enough to take a moment to s
 ASR_TEXT = "The quick brown fox jumps over the lazy dog near the river bank."
 
 failures: list[str] = []
+passed = 0
 
 
 def check(condition: bool, what: str) -> None:
+    global passed
     print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
+    if condition:
+        passed += 1
+    else:
         failures.append(what)
 
 
@@ -280,7 +285,10 @@ def main() -> int:
         if "data" in result:
             check_audio("shutdown wav", result["data"], 22050, min_s=4)
 
-    print(f"\n{len(failures)} failure(s)" + ("" if not failures else ": " + "; ".join(failures)))
+    if failures:
+        print("\nfailed: " + "; ".join(failures))
+    # The last line, read by scripts/test-server-e2e.sh, which adds its own checks to the counts.
+    print(f"e2e.py: {passed} passed, {len(failures)} failed", flush=True)
     return 1 if failures else 0
 
 
