@@ -24,6 +24,7 @@ public actor SpeechModule {
     private var current: (token: UtteranceToken, task: Task<Void, Never>)?
     private var reportedUnknownVoices: Set<String> = []
     private var prewarmRender: Task<[AudioFrame]?, any Error>?
+    private var prewarming: Task<Void, Never>?
 
     public init(backend: SpeechBackend, output: any ModuleOutput, log: ModuleLog = ModuleLog(),
                 configuration: ModuleConfiguration = ModuleConfiguration()) {
@@ -124,7 +125,7 @@ public actor SpeechModule {
         }
         let cache = self.cache
         let log = self.log
-        Task.detached(priority: .utility) { [weak self] in
+        prewarming = Task.detached(priority: .utility) { [weak self] in
             let start = ContinuousClock.now
             do {
                 for plan in plans {
@@ -169,6 +170,12 @@ public actor SpeechModule {
 
     /// Whether a message is being spoken now.
     var isSpeaking: Bool { current?.token.isOpen ?? false }
+
+    /// Returns when the message spoken last has done all its work (sent, or dropped after STOP); for tests.
+    func waitUntilSpoken() async { await current?.task.value }
+
+    /// Returns when prewarming (started by INIT) has rendered every character; for tests.
+    func waitUntilPrewarmed() async { await prewarming?.value }
 
     // MARK: Speaking
 

@@ -3,22 +3,33 @@ import Testing
 import WarbleModels
 @testable import WarbleSpeechd
 
-/// Collects what the module sends, applying the gate when sent (a writer that is never behind).
+/// Collects what the module sends, applying the gate when sent (a writer that is never behind), and
+/// wakes the tests waiting for a line.
 final class Collector: ModuleOutput, @unchecked Sendable {
     private let lock = NSLock()
     private var bytes: [UInt8] = []
+    private var waiters: [(condition: @Sendable ([String]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
 
     func send(_ message: [UInt8], gate: UtteranceToken?) {
         guard !(gate?.isStopped ?? false) else { return }
-        lock.withLock { bytes += message }
+        let ready = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            bytes += message
+            let lines = Self.lines(of: bytes)
+            let (met, waiting) = (waiters.filter { $0.condition(lines) }, waiters.filter { !$0.condition(lines) })
+            waiters = waiting
+            return met.map(\.continuation)
+        }
+        for continuation in ready { continuation.resume() }
     }
 
     /// The lines sent, audio payloads shown as "<audio N>" with N samples.
-    var lines: [String] {
-        var text = lock.withLock { bytes }
+    var lines: [String] { Self.lines(of: lock.withLock { bytes }) }
+
+    private static func lines(of bytes: [UInt8]) -> [String] {
+        var text = bytes[...]
         var result: [String] = []
         while let newline = text.firstIndex(of: 0x0A) {
-            let line = Array(text[..<newline])
+            let line = text[..<newline]
             if let nul = line.firstIndex(of: 0) {
                 // "705-AUDIO" NUL payload: the payload runs to the next line feed (escaped, so none inside).
                 result.append(String(decoding: line[..<nul], as: UTF8.self))
@@ -26,7 +37,7 @@ final class Collector: ModuleOutput, @unchecked Sendable {
             } else {
                 result.append(String(decoding: line, as: UTF8.self))
             }
-            text.removeSubrange(...newline)
+            text = text[(newline + 1)...]
         }
         return result
     }
@@ -36,42 +47,88 @@ final class Collector: ModuleOutput, @unchecked Sendable {
         lines.filter { !$0.hasPrefix("705-") || $0 == "705-AUDIO" }.filter { $0 != "705-AUDIO" && $0 != "705 AUDIO" }
     }
 
-    func waitForFinal(count: Int = 1, timeout: Duration = .seconds(5)) async {
-        let end = ContinuousClock.now + timeout
-        while ContinuousClock.now < end {
-            if lines.filter({ ["702 END", "703 STOP", "704 PAUSE"].contains($0) }).count >= count { return }
-            try? await Task.sleep(for: .milliseconds(5))
+    /// Returns once the lines sent satisfy `condition` (at once if they already do).
+    func wait(until condition: @escaping @Sendable ([String]) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            let met = lock.withLock { () -> Bool in
+                if condition(Self.lines(of: bytes)) { return true }
+                waiters.append((condition, continuation))
+                return false
+            }
+            if met { continuation.resume() }
+        }
+    }
+
+    /// Returns once `count` messages have ended (END, STOP or PAUSE).
+    func waitForFinal(count: Int = 1) async {
+        await wait { $0.filter { ["702 END", "703 STOP", "704 PAUSE"].contains($0) }.count >= count }
+    }
+}
+
+/// A gate that opens once: `wait()` returns when `open()` was called or the waiting task is cancelled.
+final class Gate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func open() {
+        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            isOpen = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    func wait() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let open = lock.withLock { () -> Bool in
+                    if isOpen { return true }
+                    waiters.append(continuation)
+                    return false
+                }
+                if open { continuation.resume() }
+            }
+        } onCancel: {
+            open()
         }
     }
 }
 
-/// A synthesizer that returns fixed chunks, optionally slowly, and records the requests.
+/// A synthesizer that returns fixed chunks and records the requests. With `holdAfter: n` it yields
+/// n chunks, then waits until the test calls `release()` (slow synthesis, on the test's cue);
+/// `ended` opens when the stream of the last request has finished or was cancelled.
 final class FakeSynthesizer: @unchecked Sendable {
     private let lock = NSLock()
     private var seen: [SynthesisRequest] = []
     let chunks: [AudioChunk]
-    let delay: Duration
+    let holdAfter: Int?
+    private let gate = Gate()
+    let ended = Gate()
 
-    init(chunks: [AudioChunk], delay: Duration = .zero) {
+    init(chunks: [AudioChunk], holdAfter: Int? = nil) {
         self.chunks = chunks
-        self.delay = delay
+        self.holdAfter = holdAfter
     }
 
     var requests: [SynthesisRequest] { lock.withLock { seen } }
 
+    func release() { gate.open() }
+
     func backend(voices: [VoiceDescription]) -> SpeechBackend {
         SpeechBackend(voices: voices, defaultVoice: voices.last) { request in
             self.lock.withLock { self.seen.append(request) }
-            let chunks = self.chunks
-            let delay = self.delay
+            let (chunks, holdAfter, gate, ended) = (self.chunks, self.holdAfter, self.gate, self.ended)
             return AsyncThrowingStream { continuation in
                 let task = Task {
-                    for chunk in chunks {
-                        if delay > .zero { try? await Task.sleep(for: delay) }
+                    for (index, chunk) in chunks.enumerated() {
+                        if index == holdAfter { await gate.wait() }
                         if Task.isCancelled { break }
                         continuation.yield(chunk)
                     }
                     continuation.finish()
+                    ended.open()
                 }
                 continuation.onTermination = { _ in task.cancel() }
             }
@@ -79,7 +136,7 @@ final class FakeSynthesizer: @unchecked Sendable {
     }
 }
 
-@Suite struct SpeechModuleTests {
+@Suite(.timeLimit(.minutes(1))) struct SpeechModuleTests {
     static let voices = [
         VoiceDescription(id: "kokoro-af_alpha", displayName: "Alpha", language: "en-US", model: "kokoro", sampleRate: 24000, gender: "female"),
         VoiceDescription(id: "en_US-joe-medium", displayName: "Joe", language: "en-US", model: "piper", sampleRate: 22050, gender: "male"),
@@ -158,16 +215,20 @@ final class FakeSynthesizer: @unchecked Sendable {
     @Test func stopEndsWithStopAndNothingAfter() async {
         let chunks = Array(repeating: AudioChunk(samples: Array(repeating: 0.1, count: 100), sampleRate: 22050,
                                                  events: [.mark(name: "__spd_x", sampleOffset: 100)]), count: 50)
-        let (module, output) = module(FakeSynthesizer(chunks: chunks, delay: .milliseconds(20)))
+        let fake = FakeSynthesizer(chunks: chunks, holdAfter: 3)
+        let (module, output) = module(fake)
         _ = await module.handle(.speak(.text, "Long"))
-        try? await Task.sleep(for: .milliseconds(150))
+        await output.wait { $0.filter { $0 == "700-__spd_x" }.count == 3 }  // synthesis is now held
         _ = await module.handle(.stop)
         let stopped = output.lines.count
-        try? await Task.sleep(for: .milliseconds(200))
+        fake.release()  // were STOP ignored, the 47 other chunks would now be spoken
+        await fake.ended.wait()
+        await module.waitUntilSpoken()
         let lines = output.lines
         #expect(lines.last == "703 STOP")
         #expect(lines.count == stopped, "nothing is sent after 703 STOP")
         #expect(lines.filter { $0 == "701 BEGIN" }.count == 1)
+        #expect(lines.filter { $0 == "700-__spd_x" }.count == 3)
         #expect(!lines.contains("702 END"))
         // A second STOP while idle sends nothing.
         _ = await module.handle(.stop)
@@ -179,27 +240,30 @@ final class FakeSynthesizer: @unchecked Sendable {
             AudioChunk(samples: Array(repeating: 0.1, count: 100), sampleRate: 22050,
                        events: [.mark(name: index.isMultiple(of: 2) ? "user\(index)" : "__spd_\(index)", sampleOffset: 100)])
         }
-        let (module, output) = module(FakeSynthesizer(chunks: chunks, delay: .milliseconds(20)))
+        let fake = FakeSynthesizer(chunks: chunks, holdAfter: 3)
+        let (module, output) = module(fake)
         _ = await module.handle(.speak(.text, "Long"))
-        try? await Task.sleep(for: .milliseconds(90))
+        await output.wait { $0.contains("700-user2") }  // three chunks out, synthesis held
         _ = await module.handle(.pause)
+        fake.release()
         await output.waitForFinal()
         let summary = output.summary
         #expect(summary.last == "704 PAUSE")
         let marks = summary.filter { $0.hasPrefix("700-") }
-        #expect(marks.last?.hasPrefix("700-__spd_") == true, "the last mark before PAUSE is a __spd_ mark: \(marks)")
-        #expect(marks.count < 20)
+        #expect(marks == ["700-user0", "700-__spd_1", "700-user2", "700-__spd_3"],
+                "PAUSE comes after the first __spd_ mark once it was asked for")
     }
 
     @Test func charactersAreCachedAndKeysSpokenAsWords() async {
         let fake = FakeSynthesizer(chunks: [AudioChunk(samples: [0.5, -0.5], sampleRate: 22050)])
         let (module, output) = module(fake)
+        // Each message is done (END sent, then its frames cached) before the next.
         _ = await module.handle(.speak(.character, "a"))
-        await output.waitForFinal(count: 1)
+        await module.waitUntilSpoken()
         _ = await module.handle(.speak(.character, "a"))
-        await output.waitForFinal(count: 2)
+        await module.waitUntilSpoken()
         _ = await module.handle(.speak(.key, "shift_a"))
-        await output.waitForFinal(count: 3)
+        await module.waitUntilSpoken()
         #expect(fake.requests.map(\.text) == ["A", "shift A"], "the second 'a' came from the cache")
         #expect(fake.requests.allSatisfy { $0.sentencePause == 0 })
         #expect(await module.cachedMessages == 2)
@@ -231,26 +295,66 @@ final class FakeSynthesizer: @unchecked Sendable {
     }
 }
 
+/// A clock whose time moves only when someone sleeps on it (or the test advances it), so pacing is
+/// checked by what the pacer asked for, not by how long the machine took.
+final class TestClock: Clock, @unchecked Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+    }
+
+    private let lock = NSLock()
+    private var time = Instant(offset: .zero)
+    private var slept: [Duration] = []
+
+    var now: Instant { lock.withLock { time } }
+    var minimumResolution: Duration { .zero }
+    var sleeps: [Duration] { lock.withLock { slept } }
+
+    func advance(by duration: Duration) { lock.withLock { time = time.advanced(by: duration) } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        lock.withLock {
+            slept.append(time.duration(to: deadline))
+            if time < deadline { time = deadline }
+        }
+    }
+}
+
 @Suite struct PacingTests {
     @Test func audioIsSentAtMostTheLeadAheadOfPlayback() async throws {
-        // 1 s of audio at 1 kHz in 100-sample frames, with a 200 ms lead: about 0.8 s to send it all.
-        var pacer = Pacer(lead: .milliseconds(200))
-        let start = ContinuousClock.now
+        // 1 s of audio at 1 kHz in 100-sample frames, with a 200 ms lead: the first 0.3 s go at once,
+        // then each frame waits 100 ms, 0.7 s in all, and the audio is never more than the lead ahead.
+        let clock = TestClock()
+        var pacer = Pacer(lead: .milliseconds(200), clock: clock)
         for _ in 0..<10 {
             try await pacer.wait()
+            #expect(pacer.ahead <= .milliseconds(200))
             pacer.sent(samples: 100, rate: 1000)
         }
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed >= .milliseconds(650), "sent too far ahead: \(elapsed)")
-        #expect(elapsed < .seconds(3))
-        // Without a lead nothing waits.
-        var free = Pacer(lead: nil)
-        let quick = ContinuousClock.now
+        // Tolerance: 1 µs (the pacer counts audio in Double seconds).
+        func near(_ a: Duration, _ b: Duration) -> Bool { abs((a - b) / .microseconds(1)) < 1 }
+        #expect(clock.sleeps.count == 7 && clock.sleeps.allSatisfy { near($0, .milliseconds(100)) }, "\(clock.sleeps)")
+        #expect(near(clock.now.offset, .milliseconds(700)), "\(clock.now.offset)")
+        // Synthesis slower than playback: nothing waits.
+        let slow = TestClock()
+        var behind = Pacer(lead: .milliseconds(200), clock: slow)
         for _ in 0..<10 {
-            try await free.wait()
-            free.sent(samples: 100, rate: 1000)
+            try await behind.wait()
+            behind.sent(samples: 100, rate: 1000)
+            slow.advance(by: .milliseconds(150))
         }
-        #expect(ContinuousClock.now - quick < .milliseconds(200))
+        #expect(slow.sleeps.isEmpty)
+        // Without a lead nothing waits.
+        let free = TestClock()
+        var unpaced = Pacer(lead: nil, clock: free)
+        for _ in 0..<10 {
+            try await unpaced.wait()
+            unpaced.sent(samples: 100, rate: 1000)
+        }
+        #expect(free.sleeps.isEmpty)
     }
 
     @Test func piecesSplitAudioAtMarks() {
@@ -261,7 +365,7 @@ final class FakeSynthesizer: @unchecked Sendable {
     }
 }
 
-@Suite struct PrewarmTests {
+@Suite(.timeLimit(.minutes(1))) struct PrewarmTests {
     @Test func lettersAndDigitsAreRenderedAtInitAndServedFromTheCache() async {
         let fake = FakeSynthesizer(chunks: [AudioChunk(samples: [0.5, -0.5], sampleRate: 22050)])
         var configuration = ModuleConfiguration()
@@ -270,8 +374,7 @@ final class FakeSynthesizer: @unchecked Sendable {
         let module = SpeechModule(backend: fake.backend(voices: SpeechModuleTests.voices), output: output,
                                   log: ModuleLog(level: 0), configuration: configuration)
         _ = await module.handle(.initialize)
-        let end = ContinuousClock.now + .seconds(5)
-        while await module.cachedMessages < 36, ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(5)) }
+        await module.waitUntilPrewarmed()
         #expect(await module.cachedMessages == 36)
         #expect(fake.requests.count == 36)
         #expect(fake.requests.first?.text == "A" && fake.requests.last?.text == "nine")
