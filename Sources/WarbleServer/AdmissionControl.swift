@@ -4,8 +4,11 @@
 actor AdmissionControl {
     let maxActive: Int
     let maxQueued: Int
-    private(set) var active = 0
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+    private(set) var active = 0 { didSet { notifyWatchers() } }
+    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = [] {
+        didSet { notifyWatchers() }
+    }
+    private var watchers: [(active: Int?, queued: Int?, continuation: CheckedContinuation<Void, Never>)] = []
     private var live: Set<UInt64> = []
     private var nextID: UInt64 = 0
     private(set) var counters = Counters()
@@ -28,6 +31,24 @@ actor AdmissionControl {
     }
 
     var queued: Int { waiters.count }
+
+    /// Returns once as many slots are taken and requests queued as asked (at once if they are now);
+    /// for tests, which wait on this instead of polling.
+    func waitUntil(active: Int? = nil, queued: Int? = nil) async {
+        if matches(active, queued) { return }
+        await withCheckedContinuation { watchers.append((active, queued, $0)) }
+    }
+
+    private func matches(_ active: Int?, _ queued: Int?) -> Bool {
+        (active == nil || active == self.active) && (queued == nil || queued == waiters.count)
+    }
+
+    private func notifyWatchers() {
+        guard !watchers.isEmpty else { return }
+        let met = watchers.filter { matches($0.active, $0.queued) }
+        watchers.removeAll { matches($0.active, $0.queued) }
+        for watcher in met { watcher.continuation.resume() }
+    }
 
     /// A slot, waiting up to `limit` for one; 429 when the queue is full or the wait runs out.
     func acquire(waitingAtMost limit: Duration) async throws -> AdmissionPermit {

@@ -4,7 +4,7 @@ import HummingbirdTesting
 import Testing
 @testable import WarbleServer
 
-@Suite struct SafetyTests {
+@Suite(.timeLimit(.minutes(1))) struct SafetyTests {
     @Test func loopbackIsTheDefaultAndOtherAddressesNeedAKey() throws {
         #expect(ServerConfiguration().host == "127.0.0.1")
         #expect(throws: Never.self) { try ServerConfiguration().validate() }
@@ -41,18 +41,19 @@ import Testing
     }
 
     @Test func fullQueueIs429WithRetryAfter() async throws {
-        let backend = FakeSpeechBackend(delay: .milliseconds(400))
+        let backend = FakeSpeechBackend(holdAfter: 0)  // the first request runs until the gate opens
         let server = SpeechServer(backend: backend, configuration: .init(maxConcurrentSyntheses: 1, maxQueuedRequests: 1))
         try await Application(router: server.makeRouter()).test(.router) { client in
             let slow = ["model": "tts-1", "input": "One. Two.", "response_format": "wav"]
             async let first = client.speech(slow)
-            try await waitUntil { await server.admission.active == 1 }
+            await server.admission.waitUntil(active: 1)
             async let second = client.speech(slow)
-            try await waitUntil { await server.admission.queued == 1 }
+            await server.admission.waitUntil(queued: 1)
             let third = try await client.speech(slow)
             #expect(third.status == .tooManyRequests)
             #expect(third.headers[.retryAfter] == "1")
             #expect(try ErrorBody(third).error.code == "rate_limit_exceeded")
+            backend.gate.open()
             #expect(try await first.status == .ok)
             #expect(try await second.status == .ok)  // waited in the queue, then ran
         }
@@ -61,31 +62,30 @@ import Testing
     }
 
     @Test func timeLimitBeforeTheFirstChunkIs503AndStopsTheWork() async throws {
-        let backend = FakeSpeechBackend(delay: .seconds(5))
+        let backend = FakeSpeechBackend(holdAfter: 0)  // never opened: only the time limit can end it
         let configuration = ServerConfiguration(requestTimeLimit: .milliseconds(200))
-        let started = ContinuousClock.now
         try await withServer(backend, configuration: configuration) { client in
             let response = try await client.speech(["model": "tts-1", "input": "Slow.", "response_format": "wav"])
             #expect(response.status == .serviceUnavailable)
             #expect(try ErrorBody(response).error.code == "timeout")
         }
-        #expect(ContinuousClock.now - started < .seconds(3))
-        try await waitUntil { await backend.probe.cancelled == 1 }
+        // The limit ended it: the work was cancelled and never finished.
+        await backend.probe.wait { $0.cancelled == 1 }
+        #expect(await backend.probe.finished == 0)
     }
 
     @Test func cancellingTheRequestStopsSynthesisAndFreesTheSlot() async throws {
-        let backend = FakeSpeechBackend(delay: .milliseconds(300))
+        let backend = FakeSpeechBackend(holdAfter: 1)
         let server = SpeechServer(backend: backend, configuration: .init(maxConcurrentSyntheses: 1))
         try await Application(router: server.makeRouter()).test(.router) { client in
             let request = Task {
                 try await client.speech(["model": "tts-1", "input": "A. B. C. D. E. F. G. H.", "response_format": "wav"])
             }
-            try await waitUntil { await backend.probe.started == 1 }
-            try await Task.sleep(for: .milliseconds(450))  // into the second sentence
+            await backend.probe.wait { $0.produced == 1 }  // the second sentence is held
             request.cancel()
             _ = try? await request.value
-            try await waitUntil { await server.admission.active == 0 }
-            #expect(await backend.probe.cancelled == 1)
+            await server.admission.waitUntil(active: 0)
+            await backend.probe.wait { $0.cancelled == 1 }  // the held synthesis hears it (else: time limit)
             #expect(await backend.probe.finished == 0)
             #expect(await server.admission.counters.cancelled == 1)
             // The slot is free again.
@@ -93,14 +93,4 @@ import Testing
             #expect(next.status == .ok)
         }
     }
-}
-
-/// Polls `condition` every 10 ms for up to 5 s; fails the test if it never holds.
-func waitUntil(sourceLocation: SourceLocation = #_sourceLocation, _ condition: @Sendable () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while ContinuousClock.now < deadline {
-        if await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("condition not met within 5 s", sourceLocation: sourceLocation)
 }

@@ -4,7 +4,8 @@ import WarbleModels
 import WarbleServer
 
 /// A synthetic recognition backend: two models (English-only `whisper-tiny.en`, multilingual
-/// `whisper-base`), and for any audio two segments that say what was asked, each after `delay`.
+/// `whisper-base`), and for any audio two segments that say what was asked. With `holdAfter: n` it
+/// gives n segments, then waits until the test opens `gate` (or the transcription is cancelled).
 /// A prompt containing "BROKEN" fails with a model fault; "NOAUDIO" with the recogniser's bad-input error.
 struct TranscriptionFakeBackend: TranscriptionBackend {
     static let models = [
@@ -13,7 +14,8 @@ struct TranscriptionFakeBackend: TranscriptionBackend {
     ]
 
     var models = Self.models
-    var delay: Duration = .zero
+    var holdAfter: Int?
+    let gate = Gate()
     let probe = Probe()
 
     /// What the backend saw.
@@ -25,20 +27,39 @@ struct TranscriptionFakeBackend: TranscriptionBackend {
             var sampleRate: Int
             var channels: Int
         }
-        private(set) var calls: [Call] = []
-        private(set) var finished = 0
-        private(set) var cancelled = 0
+        struct Counts: Sendable {
+            var calls = 0, finished = 0, cancelled = 0
+        }
 
-        func start(_ call: Call) { calls.append(call) }
-        func finish() { finished += 1 }
-        func cancel() { cancelled += 1 }
+        private(set) var calls: [Call] = []
+        private var counts = Counts() {
+            didSet {
+                let met = watchers.filter { $0.condition(counts) }
+                watchers.removeAll { $0.condition(counts) }
+                for watcher in met { watcher.continuation.resume() }
+            }
+        }
+        private var watchers: [(condition: @Sendable (Counts) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+        var finished: Int { counts.finished }
+        var cancelled: Int { counts.cancelled }
+
+        func start(_ call: Call) { calls.append(call); counts.calls += 1 }
+        func finish() { counts.finished += 1 }
+        func cancel() { counts.cancelled += 1 }
+
+        /// Returns once `condition` holds (at once if it does now).
+        func wait(until condition: @escaping @Sendable (Counts) -> Bool) async {
+            if condition(counts) { return }
+            await withCheckedContinuation { watchers.append((condition, $0)) }
+        }
     }
 
     func recognitionModels() async -> [RecognitionModelDescription] { models }
 
     func transcribe(_ audio: AudioBuffer, model: String, options: TranscriptionOptions)
         -> AsyncThrowingStream<TranscriptSegment, any Error> {
-        let probe = probe, delay = delay
+        let probe = probe, holdAfter = holdAfter, gate = gate
         return AsyncThrowingStream { continuation in
             let task = Task {
                 await probe.start(.init(model: model, options: options, frames: audio.frameCount,
@@ -53,7 +74,8 @@ struct TranscriptionFakeBackend: TranscriptionBackend {
                     let texts = [" \(prefix)Hello from \(model).", " Second segment, language \(language)."]
                     let duration = audio.duration
                     for (index, text) in texts.enumerated() {
-                        try await Task.sleep(for: delay)
+                        if index == holdAfter { await gate.wait() }
+                        try Task.checkCancellation()
                         continuation.yield(TranscriptSegment(
                             start: index == 0 ? 0 : duration / 2, end: index == 0 ? duration / 2 : duration, text: text,
                             tokens: [50363 + index, 1000 + index], language: language, averageLogProbability: -0.25,
