@@ -128,14 +128,12 @@ struct WhisperInputTests {
             return count
         }
         for await _ in first { break }  // the first window is decoded
-        let cancelled = ContinuousClock.now
         task.cancel()
-        let result = await task.result
-        let elapsed = ContinuousClock.now - cancelled
-        switch result {
+        // Cancelled, not run to the end: the stream stops with CancellationError instead of delivering
+        // the other windows (how soon is a matter for benchmarks, not this test).
+        switch await task.result {
         case .success(let count): Issue.record("not cancelled: \(count) segments")
         case .failure(let error): #expect(error is CancellationError, "\(error)")
         }
-        #expect(elapsed < .seconds(5), "cancellation took \(elapsed)")
     }
 }

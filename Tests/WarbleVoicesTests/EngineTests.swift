@@ -107,12 +107,9 @@ import WarblePhonemes
         let result = await task.result
         let count = (try? result.get()) ?? 2
         #expect(count < 6, "the stream stopped soon after cancellation (\(count) chunks)")
-        // The engine hears that the request is over even though the stream never reached its end.
-        var status = await engine.currentStatus
-        for _ in 0..<100 where status != .ready(model: "piper-en_US-joe-medium") {
-            try await Task.sleep(for: .milliseconds(10))
-            status = await engine.currentStatus
-        }
-        #expect(status == .ready(model: "piper-en_US-joe-medium"))
+        // The engine hears that the request is over even though the stream never reached its end:
+        // its status stream (current status first, then each change) comes to ready.
+        for await status in await engine.statusUpdates() where status == .ready(model: "piper-en_US-joe-medium") { break }
+        #expect(await engine.currentStatus == .ready(model: "piper-en_US-joe-medium"))
     }
 }
