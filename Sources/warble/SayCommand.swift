@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleEngine
+import WarbleText
 
 /// `warble say`: text or SSML in, speech out, streamed as it is produced.
 struct SayCommand: AsyncParsableCommand {
@@ -62,7 +63,7 @@ struct SayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let input = try InputText.read(text)
-        let isSSML = ssml || input.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<speak")
+        let isSSML = ssml || SSMLParser.isSSML(input)
         let engine = EngineFactory.make(threads: threads)
         let voice = try await engine.voice(voice)
         let request = SynthesisRequest(text: input, isSSML: isSSML, voice: voice.id, rate: rate, volume: volume,
