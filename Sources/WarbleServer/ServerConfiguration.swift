@@ -72,10 +72,10 @@ public struct ServerConfiguration: Sendable {
         guard maxQueuedRequests >= 0 else { throw ServerConfigurationError("queue length must not be negative") }
         guard requestTimeLimit > .zero else { throw ServerConfigurationError("the time limit must be positive") }
         guard maxAudioSeconds.isFinite, maxAudioSeconds >= 1 else {
-            throw ServerConfigurationError("the longest speech audio must be at least 1 second, got \(maxAudioSeconds)")
+            throw ServerConfigurationError("the longest speech audio (--max-audio-seconds) must be a finite number of seconds, at least 1, got \(maxAudioSeconds)")
         }
         guard maxUploadSeconds.isFinite, maxUploadSeconds >= 1 else {
-            throw ServerConfigurationError("the longest upload must be at least 1 second of audio, got \(maxUploadSeconds)")
+            throw ServerConfigurationError("the longest upload (--max-upload-seconds) must be a finite number of seconds, at least 1, got \(maxUploadSeconds)")
         }
     }
 }

@@ -54,6 +54,7 @@ struct SayCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try OptionLimits.check(threads: threads)
         guard (0.25...4).contains(rate) else { throw ValidationError("--rate must be between 0.25 and 4, got \(rate)") }
         guard (0...4).contains(volume) else { throw ValidationError("--volume must be between 0 and 4, got \(volume)") }
         guard sentencePause >= 0, sentencePause <= 10 else {

@@ -70,6 +70,17 @@ CASES = [
     ("unclosed SSML", "<speak>Hello <prosody rate='fast'>there", REFUSED, REFUSED, 0),
 ]
 
+# Numbers typed on the command line: each must be refused with a clear usage error (exit 64), never
+# turned into threads, beams, memory or a crash.
+OPTION_CASES = [
+    ["say", "--rate", "nan", "hi"], ["say", "--rate", "1e308", "hi"], ["say", "--volume", "inf", "hi"],
+    ["say", "--sentence-pause", "1e9", "hi"], ["say", "--threads", "1000000", "hi"],
+    ["transcribe", "--beam-size", "1000000", "x.wav"], ["transcribe", "--temperature", "nan", "x.wav"],
+    ["transcribe", "--threads", "-1", "x.wav"], ["translate", "--beam-size", "100000", "x.wav"],
+    ["serve", "--cache-mb", "99999999999999"], ["serve", "--time-limit", "nan"], ["serve", "--time-limit", "1e300"],
+    ["serve", "--max-audio-seconds", "inf"], ["serve", "--max-upload-seconds", "-1"], ["serve", "--max-concurrent", "0"],
+]
+
 # Cases whose input is over the server's 4,096-character limit get 413 or 400 there.
 CLIENT_ERRORS = {400, 413}
 
@@ -105,7 +116,16 @@ class Results:
 
 # --- CLI ------------------------------------------------------------------------------------------
 
+def run_options(results, warble):
+    for argv in OPTION_CASES:
+        proc = subprocess.run([warble, *argv], capture_output=True, timeout=60)
+        err = proc.stderr.decode(errors="replace")
+        results.check(proc.returncode == 64 and "Error:" in err, f"cli option: warble {' '.join(argv)}",
+                      f"exit {proc.returncode}: {err[-300:]}")
+
+
 def run_cli(results, warble, work):
+    run_options(results, warble)
     for name, text, outcome, _, longest in CASES:
         out = os.path.join(work, "cli.wav")
         if os.path.exists(out):
