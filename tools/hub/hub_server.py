@@ -13,7 +13,6 @@ import json
 import os
 import secrets
 import socket
-import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -109,6 +108,7 @@ class HubState:
         self.page_size = args.page_size
         self.ignore_range = args.ignore_range
         self.lfs_threshold = args.lfs_threshold
+        self.moved = dict(m.split("=", 1) for m in (args.moved or []))
         self.secret = secrets.token_bytes(16)
         self.lock = threading.Lock()
         self.log = []
@@ -232,6 +232,11 @@ class Handler(BaseHTTPRequestHandler):
                 return self._tree(repo, unquote(rest[1]), base)
             raise HubError(404, "NotFound", "Not found")
         if len(seg) >= 5 and seg[2] == "resolve":
+            new = self.state.moved.get(unquote(seg[0]) + "/" + unquote(seg[1]))
+            if new is not None:  # a renamed repository: a relative redirect, as the Hub answers
+                loc = "/" + new + "/" + "/".join(seg[2:]) + ("?" + self._query if self._query else "")
+                return self._send(307, [("Location", loc), ("Content-Type", "text/plain; charset=utf-8")],
+                                  ("Temporary Redirect. Redirecting to %s" % loc).encode())
             repo = self._repo(unquote(seg[0]) + "/" + unquote(seg[1]))
             path = "/".join(unquote(s) for s in seg[4:])
             return self._resolve(repo, unquote(seg[3]), path)
@@ -455,9 +460,13 @@ def main(argv=None):
     ap.add_argument("--page-size", type=int, default=1000, help="tree listing entries per page")
     ap.add_argument("--ignore-range", action="store_true",
                     help="the CDN ignores Range and answers 200 with the whole file")
+    ap.add_argument("--moved", action="append", default=[], metavar="OLD/NAME=NEW/NAME",
+                    help="a renamed repository: resolve URLs of OLD answer 307 with a relative Location")
     ap.add_argument("--lfs-threshold", type=int, default=10_000, metavar="BYTES",
                     help="files larger than this are LFS files, redirected to the CDN (default 10000)")
     args = ap.parse_args(argv)
+    if any("=" not in m for m in args.moved):
+        ap.error("--moved takes OLD/NAME=NEW/NAME")
     if args.page_size < 1:
         ap.error("--page-size must be at least 1")
 

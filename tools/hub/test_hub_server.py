@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 from urllib.parse import urlsplit
 
@@ -120,7 +119,8 @@ class HubServerTest(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix="hubtest-")
         cls.files = build_tree(cls.tmp)
         cls.srv = Server(cls.tmp, "--token", TOKEN, "--gated", GATED, "--page-size", "3",
-                         "--corrupt", PIPER + "/corrupt.bin")
+                         "--corrupt", PIPER + "/corrupt.bin",
+                         "--moved", "rhasspy/old-voices=" + PIPER)
         cls.port = cls.srv.port
         # The expected commit sha, computed here the way the README documents it.
         cls.sha = {}
@@ -240,6 +240,13 @@ class HubServerTest(unittest.TestCase):
         self.assertError(self.get("/api/models/%s/revision/v9" % PIPER), 404, "RevisionNotFound")
         self.assertError(self.get("/api/models/%s/tree/v9" % PIPER), 404, "RevisionNotFound")
         self.assertError(self.get("/api/models/%s/tree/main/nodir" % PIPER), 404, "EntryNotFound")
+
+    def test_moved_repository_relative_redirect(self):
+        r = self.get("/rhasspy/old-voices/resolve/main/voices.json?download=true", method="HEAD")
+        self.assertEqual(r.status, 307)
+        self.assertEqual(r.headers["Location"], "/%s/resolve/main/voices.json?download=true" % PIPER)
+        r = self.get(r.headers["Location"])
+        self.assertEqual((r.status, r.body), (200, self.files[PIPER]["voices.json"]))
 
     def test_percent_encoded_revision(self):
         # refs/pr/1 is not a revision here: it must be parsed as one segment and refused as such.
@@ -380,7 +387,7 @@ class DropAndIgnoreRangeTest(unittest.TestCase):
             self.assertEqual(r.status, 200)
             self.assertEqual(int(r.headers["Content-Length"]), 50_000)
             with self.assertRaises(http.client.IncompleteRead) as cm:
-                got = r.read()
+                r.read()
             return cm.exception.partial
         finally:
             c.close()
