@@ -19,7 +19,7 @@ import Testing
         ("3/4 cup", "three quarters of a cup"), ("1/4 mi", "one quarter of a mile"), ("rated 8/10", "rated eight out of ten"),
         ("scored 95/100", "scored ninety-five out of one hundred"), ("due on 3/14", "due on March fourteenth"),
         ("open 24/7", "open twenty-four seven"), ("after 9/11", "after nine eleven"), ("a 50/50 chance", "a fifty-fifty chance"),
-        ("1/3 of an hour", "one third of an hour"),
+        ("1/3 of an hour", "one third of an hour"), ("¼ cup of sugar", "one quarter cup of sugar"), ("3/4 cup of milk", "three quarters of a cup of milk"),
     ])
     func inContext(_ input: String, _ expected: String) { #expect(normalizer.normalize(input) == expected) }
 }

@@ -39,18 +39,25 @@ enum EnglishFractions {
 
     /// A fraction with an optional whole part and unit: "two and a half", "three quarters of an inch",
     /// "one and a half cups".
-    static func say(whole: String?, _ numerator: Int, _ denominator: Int, unit: (String, String)?) -> String? {
+    /// `measuresSomething`: "of" follows the unit, and one part of it is read as an adjective ("¼ cup of
+    /// sugar" is "one quarter cup of sugar", not "one quarter of a cup of sugar"; "¾ cup of milk" keeps
+    /// "three quarters of a cup of milk").
+    static func say(whole: String?, _ numerator: Int, _ denominator: Int, unit: (String, String)?, measuresSomething: Bool = false) -> String? {
         guard let words = fraction(numerator, denominator) else { return nil }
         guard let whole else {
             guard let unit else { return words }
-            if numerator < denominator {
+            if numerator < denominator, !(measuresSomething && numerator == 1) {
                 let article = "aeio".contains(unit.0.first ?? "x") || unit.0.hasPrefix("hour") ? "an " : "a "
                 return words + " of " + article + unit.0
             }
-            return words + " " + unit.1
+            return words + " " + (numerator == 1 ? unit.0 : unit.1)
         }
         let joined = numerator == 1 && (denominator == 2 || denominator == 4) ? "a " + words.dropFirst(4) : words
         return EnglishNumbers.cardinal(whole) + " and " + joined + (unit.map { " " + $0.1 } ?? "")
+    }
+
+    static func ofFollows(_ text: String, _ range: Range<String.Index>) -> Bool {
+        EnglishContext.nextWord(text, after: range.upperBound) == "of"
     }
 
     /// Words that make a/b a score out of b.
@@ -60,9 +67,9 @@ enum EnglishFractions {
 
     static let rules: [RewriteRule] = [
         // 2½ cups, ¼ mile, ⅔ of the way, 1⁄2 (with the fraction slash)
-        RewriteRule(#"(?:\b([0-9]+) ?)?([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒])(?: ?("# + unitAlternatives + #")(?![A-Za-z0-9]))?"#) { m, _ in
+        RewriteRule(#"(?:\b([0-9]+) ?)?([½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒])(?: ?("# + unitAlternatives + #")(?![A-Za-z0-9]))?"#) { m, text in
             guard let symbol = m[group: 2]?.first, let (numerator, denominator) = vulgar[symbol] else { return nil }
-            return say(whole: m[group: 1], numerator, denominator, unit: m[group: 3].flatMap(unitNames))
+            return say(whole: m[group: 1], numerator, denominator, unit: m[group: 3].flatMap(unitNames), measuresSomething: ofFollows(text, m.range))
         },
         // 24/7, 9/11, 50/50: said as written
         RewriteRule(#"\b(24/7|9/11|50/50)(?![/0-9])"#) { m, _ in
@@ -85,7 +92,8 @@ enum EnglishFractions {
                     return date
                 }
             }
-            guard let words = say(whole: m[group: 1], numerator, denominator, unit: unit) else { return nil }
+            guard let words = say(whole: m[group: 1], numerator, denominator, unit: unit, measuresSomething: ofFollows(text, m.range))
+            else { return nil }
             return words + (m[group: 4] != nil && unit == nil ? " " + (m[group: 4] ?? "") : "")
         },
     ]

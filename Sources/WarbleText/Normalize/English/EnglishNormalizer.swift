@@ -13,10 +13,22 @@ import Foundation
 public struct EnglishNormalizer: TextNormalizing {
     public init() {}
 
-    static let rules: [RewriteRule] =
-        EnglishSpelling.rules + EnglishPhoneNumbers.rules + EnglishRanges.rules + EnglishDurations.rules
-        + EnglishDecades.rules + EnglishDates.rules + EnglishFractions.rules + EnglishFeetAndInches.rules + EnglishSquareAndCubic.rules
-        + EnglishMeasures.rules + EnglishRomanNumerals.rules + EnglishAbbreviations.rules + EnglishPlainNumbers.rules
+    /// The rules in order, by class; a class marked `needsDigit` only runs on text with an ASCII digit
+    /// in it (a cheap scan that spares most prose the regex passes).
+    static let stages: [(needsDigit: Bool, rules: [RewriteRule])] = [
+        (false, EnglishSpelling.rules), (true, EnglishPhoneNumbers.rules), (true, EnglishRanges.rules),
+        (true, EnglishDurations.rules), (true, EnglishDecades.rules), (true, EnglishDates.rules),
+        (false, EnglishFractions.rules), (true, EnglishFeetAndInches.rules), (false, EnglishSquareAndCubic.rules),
+        (true, EnglishMeasures.rules), (false, EnglishRomanNumerals.rules), (false, EnglishAbbreviations.rules),
+        (true, EnglishPlainNumbers.rules),
+    ]
+
+    static func apply(_ text: String) -> String {
+        stages.reduce(text) { text, stage in
+            if stage.needsDigit, !text.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) { return text }
+            return stage.rules.reduce(text) { $1.apply($0) }
+        }
+    }
 
     /// The longest run without whitespace that the rules see.
     static let longRun = 200
@@ -24,7 +36,7 @@ public struct EnglishNormalizer: TextNormalizing {
     public func normalize(_ text: String) -> String {
         EnglishLongRuns.pieces(of: text, longerThan: Self.longRun).map { piece in
             switch piece {
-            case .text(let text): return Self.rules.reduce(String(text)) { $1.apply($0) }
+            case .text(let text): return Self.apply(String(text))
             case .longRun(let run): return EnglishLongRuns.read(run)
             }
         }.joined()
