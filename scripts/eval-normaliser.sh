@@ -11,6 +11,8 @@
 #   scripts/eval-normaliser.sh [piper] [kokoro]     (default: both)
 #   EVAL_THREADS=1   ONNX Runtime threads for synthesis
 #   WARBLE_BUILD_LOCK=/path   build under `flock` on this file (machines shared with other builds)
+#   EVAL_WARBLE=/path/to/warble   use this binary instead of building one (the normaliser is the same
+#                                 code in a debug build)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
@@ -20,9 +22,13 @@ python="$warble_root/.venv/bin/python"
     || die "$WARBLE_HOME/cache/whisper-ct2/whisper-base is missing; run tools/whisper/install.sh (scripts/setup.sh does)"
 
 scratch="$warble_root/.build-ttsbench"
-say "building warble (release)"
-${WARBLE_BUILD_LOCK:+flock "$WARBLE_BUILD_LOCK"} swift build -c release --scratch-path "$scratch" --product warble >&2
-warble="$scratch/release/warble"
+if [[ -n "${EVAL_WARBLE:-}" ]]; then
+    warble="$EVAL_WARBLE"
+else
+    say "building warble (release)"
+    ${WARBLE_BUILD_LOCK:+flock "$WARBLE_BUILD_LOCK"} swift build -c release --scratch-path "$scratch" --product warble >&2
+    warble="$scratch/release/warble"
+fi
 threads="${EVAL_THREADS:-1}"
 voices=("$@")
 ((${#voices[@]})) || voices=(piper kokoro)
