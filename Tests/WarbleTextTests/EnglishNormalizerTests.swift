@@ -27,12 +27,6 @@ import Testing
     func decimalsAndNegatives(_ input: String, _ expected: String) { #expect(normalizer.normalize(input) == expected) }
 
     @Test(arguments: [
-        ("1/2", "one half"), ("3/4", "three quarters"), ("2/3", "two thirds"), ("5/16", "five sixteenths"),
-        ("1 1/2 cups", "one and a half cups"), ("2 3/8", "two and three eighths"),
-    ])
-    func fractions(_ input: String, _ expected: String) { #expect(normalizer.normalize(input) == expected) }
-
-    @Test(arguments: [
         ("in 1999", "in nineteen ninety-nine"), ("2000", "two thousand"), ("2005", "two thousand five"),
         ("2025", "twenty twenty-five"), ("1905", "nineteen oh five"), ("1800", "eighteen hundred"),
         ("2010", "twenty ten"), ("9999", "nine thousand nine hundred ninety-nine"),
@@ -66,13 +60,6 @@ import Testing
     func percentages(_ input: String, _ expected: String) { #expect(normalizer.normalize(input) == expected) }
 
     @Test(arguments: [
-        ("555-123-4567", "five five five, one two three, four five six seven"),
-        ("+1 (555) 123-4567", "plus one, five five five, one two three, four five six seven"),
-        ("call 555.987.6543 now", "call five five five, nine eight seven, six five four three now"),
-    ])
-    func phoneNumbers(_ input: String, _ expected: String) { #expect(normalizer.normalize(input) == expected) }
-
-    @Test(arguments: [
         ("5 km", "five kilometers"), ("1 km", "one kilometer"), ("3.5kg", "three point five kilograms"),
         ("20°C", "twenty degrees Celsius"), ("-3 °C", "minus three degrees Celsius"), ("60 mph", "sixty miles per hour"),
         ("100m", "one hundred meters"), ("5 m away", "five m away"), ("8 GB", "eight gigabytes"), ("1 ft", "one foot"),
@@ -86,20 +73,6 @@ import Testing
         ("fruit, e.g. apples", "fruit, for example apples"), ("No. 5", "number five"),
     ])
     func abbreviations(_ input: String, _ expected: String) { #expect(normalizer.normalize(input) == expected) }
-
-    @Test(arguments: [
-        ("Chapter IV", "Chapter four"), ("Henry VIII", "Henry the Eighth"), ("World War II", "World War two"),
-        ("Louis XIV", "Louis the Fourteenth"), ("Pope John Paul II", "Pope John Paul the Second"),
-        ("I think so", "I think so"), ("Chapter IIII", "Chapter IIII"),
-    ])
-    func romanNumerals(_ input: String, _ expected: String) { #expect(normalizer.normalize(input) == expected) }
-
-    @Test(arguments: [
-        ("Visit https://www.example.com/docs.", "Visit w w w dot example dot com slash docs."),
-        ("see example.org? no: http://warble.dev/a-b", "see example.org? no: warble dot dev slash a dash b"),
-        ("mail john.doe@example.com", "mail john dot doe at example dot com"),
-    ])
-    func urlsAndEmails(_ input: String, _ expected: String) { #expect(normalizer.normalize(input) == expected) }
 
     @Test(arguments: [
         (SayAs(.cardinal), "1234", "one thousand two hundred thirty-four"), (SayAs(.ordinal), "3", "third"),

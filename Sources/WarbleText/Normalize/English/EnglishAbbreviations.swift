@@ -1,4 +1,4 @@
-/// Abbreviations (Dr., St., Mr., etc., vs.) and Roman numerals where the context says they are numbers.
+/// Abbreviations (Dr., St., Mr., etc., vs., pp., in.): the context decides between readings.
 enum EnglishAbbreviations {
     /// Always expanded.
     static let fixed: [String: String] = [
@@ -10,66 +10,34 @@ enum EnglishAbbreviations {
         "Corp.": "Corporation",
     ]
 
-    static let regnalNames =
-        "King|Queen|Pope|Emperor|Empress|Tsar|Czar|Prince|Princess|Duke|Henry|Edward|Elizabeth|George|Louis|Charles|James|William|Richard|John|Mary|Philip|Pius|Leo|Benedict|Gregory|Innocent|Clement|Boniface|Napoleon|Frederick|Alexander|Peter|Ivan|Nicholas|Constantine|Ramesses|Ptolemy|Alfonso|Ferdinand|Carlos|Juan|Gustav|Olaf|Harald|Christian|Victor|Umberto|Otto|Rudolf|Wilhelm|Friedrich|Ludwig|Anne|Catherine|Isabella|Henri|Stephen|Malcolm|David|Robert|Alexios|Basil|Michael|Paul|Sixtus|Urban|Julius|Adrian|Celestine|Honorius|Eugene|Martin|Nicholas"
-    static let numberedWords =
-        "Chapter|Book|Part|Volume|Act|Scene|Section|Article|Psalm|Appendix|Phase|Level|Round|Stage|Title|Unit|Class|Type|Grade|Year|War|Series|Episode|Canto|Movement|Symphony"
-
-    static func romanValue(_ s: String) -> Int? {
-        let values: [Character: Int] = ["I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000]
-        var total = 0
-        var previous = 0
-        for c in s.reversed() {
-            guard let v = values[c] else { return nil }
-            total += v < previous ? -v : v
-            previous = max(previous, v)
-        }
-        guard total > 0, total < 4000, roman(total) == s else { return nil }  // only canonical numerals
-        return total
+    /// "Dr." and "St." name a street when they close an address ("Elm Dr.", "123 Main St. Springfield",
+    /// "5th St."): nothing capitalised follows, or the word before is an ordinal, or it is a capitalised
+    /// name after a house number. Otherwise they are titles ("Dr. Smith", "Ask Dr. Jones", "St. Louis").
+    static func isStreet(_ text: String, _ range: Range<String.Index>) -> Bool {
+        let next = EnglishContext.nextWord(text, after: range.upperBound)
+        guard EnglishContext.isCapitalized(next) else { return true }
+        let (beforeName, name) = EnglishContext.previousWords(text, before: range.lowerBound)
+        if EnglishContext.isNumberOrOrdinal(name), name.contains(where: \.isLetter) { return true }
+        return EnglishContext.isCapitalized(name) && EnglishContext.isNumberOrOrdinal(beforeName)
     }
 
-    static func roman(_ n: Int) -> String {
-        let table: [(Int, String)] = [
-            (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"),
-            (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
-        ]
-        var n = n
-        var out = ""
-        for (value, symbol) in table {
-            while n >= value {
-                out += symbol
-                n -= value
-            }
-        }
-        return out
-    }
-
-    /// True when the next word after `index` starts with a capital letter (Dr. Smith, St. Louis).
-    static func capitalFollows(_ text: String, after index: String.Index) -> Bool {
-        let rest = text[index...].drop { $0 == " " }
-        return rest.first?.isUppercase ?? false
-    }
+    static let beforeNumber = [
+        "pp": "pages", "p": "page", "ch": "chapter", "chap": "chapter", "fig": "figure", "figs": "figures", "vol": "volume",
+        "vols": "volumes", "Fig": "Figure", "Vol": "Volume", "Ch": "Chapter", "Figs": "Figures", "Vols": "Volumes",
+    ]
 
     static let rules: [RewriteRule] = [
-        // Chapter IV, World War II
-        RewriteRule(#"\b("# + numberedWords + #")\s+([IVXLCDM]+)\b"#) { m, _ in
-            guard let word = m[group: 1], let value = m[group: 2].flatMap(romanValue) else { return nil }
-            return word + " " + EnglishNumbers.cardinal(value)
-        },
-        // Henry VIII, Pope John Paul II, Louis XIV
-        RewriteRule(#"\b("# + regnalNames + #")\s+([IVXLCDM]+)\b"#) { m, _ in
-            guard let name = m[group: 1], let numeral = m[group: 2], let value = romanValue(numeral), numeral != "I" || name != "King" else {
-                return nil
-            }
-            return name + " the " + EnglishNumbers.ordinalize(EnglishNumbers.cardinal(value)).capitalizedFirst
-        },
         // Dr. Smith (Doctor) / Elm Dr. (Drive); St. Louis (Saint) / Main St. (Street)
         RewriteRule(#"\b(Dr|St)\."#) { m, text in
-            let isTitle = capitalFollows(text, after: m.range.upperBound)
+            let street = isStreet(text, m.range)
             switch m[group: 1] {
-            case "Dr": return isTitle ? "Doctor" : "Drive"
-            default: return isTitle ? "Saint" : "Street"
+            case "Dr": return street ? "Drive" : "Doctor"
+            default: return street ? "Street" : "Saint"
             }
+        },
+        // pp. 20 to 25, p. 7, ch. 3, fig. 2, vol. 4: before a number only
+        RewriteRule(#"\b(pp|p|ch|chap|fig|figs|vol|vols|Fig|Vol|Ch|Figs|Vols)\. ?(?=[0-9])"#) { m, _ in
+            m[group: 1].flatMap { beforeNumber[$0] }.map { $0 + " " }
         },
         // etc. keeps its dot when it ends the sentence
         RewriteRule(#"\betc\."#) { m, text in

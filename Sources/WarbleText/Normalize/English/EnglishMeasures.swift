@@ -36,7 +36,9 @@ enum EnglishMeasures {
         "kW": ("kilowatt", "kilowatts"), "kWh": ("kilowatt hour", "kilowatt hours"), "V": ("volt", "volts"),
         "mAh": ("milliamp hour", "milliamp hours"),
     ]
-    static let attachedOnly: Set<String> = ["m", "g", "l", "L", "h", "s", "K", "W", "V", "mi"]
+    /// "30 s" and "2 h" after a number are seconds and hours (a plural "s" is never written apart);
+    /// "5 m" might be a million, "5 g" a grade: those need the number right before them.
+    static let attachedOnly: Set<String> = ["m", "g", "l", "L", "K", "W", "V"]
 
     /// Unit symbols, longest first so that "km/h" wins over "km".
     static let unitPattern = units.keys.sorted { $0.count > $1.count }.map { key in

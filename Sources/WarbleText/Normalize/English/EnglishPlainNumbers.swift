@@ -1,4 +1,6 @@
-/// Ordinals (21st), fractions (3/4, 1 1/2), and plain numbers: years, decimals, negatives, cardinals.
+import Foundation
+
+/// Ordinals (21st) and plain numbers: years, decimals, negatives, cardinals.
 enum EnglishPlainNumbers {
     /// Words for a plain number string ("-3.5", "1,234", "42"), or nil when it is not one.
     static func number(_ s: String) -> String? {
@@ -16,18 +18,6 @@ enum EnglishPlainNumbers {
         return sign + EnglishNumbers.cardinal(parts[0])
     }
 
-    static func fraction(_ numerator: Int, _ denominator: Int) -> String? {
-        guard denominator >= 2, numerator >= 0 else { return nil }
-        let plural = numerator != 1
-        let name: String
-        switch denominator {
-        case 2: name = plural ? "halves" : "half"
-        case 4: name = plural ? "quarters" : "quarter"
-        default: name = EnglishNumbers.ordinal(String(denominator)) + (plural ? "s" : "")
-        }
-        return EnglishNumbers.cardinal(numerator) + " " + name
-    }
-
     /// True when the character before `index` makes a "-" a hyphen rather than a minus sign.
     static func hyphenBefore(_ text: String, _ index: String.Index) -> Bool {
         guard index > text.startIndex else { return false }
@@ -35,18 +25,28 @@ enum EnglishPlainNumbers {
         return previous.isLetter || previous.isNumber
     }
 
+    /// Words before a number that make it a year ("in 1999", "since 1850", "the 2024 elections").
+    static let yearCues: Set<String> = [
+        "in", "since", "from", "until", "till", "circa", "c.", "year", "summer", "spring", "autumn", "fall", "winter",
+        "early", "late", "mid", "before", "after", "during", "the", "this", "that", "last", "next",
+    ]
+    /// Plural nouns that do not end in "s" but count things ("1500 people").
+    static let countNouns: Set<String> = ["people", "men", "women", "children", "feet", "teeth", "mice", "geese", "staff", "troops", "fish", "sheep"]
+
+    /// A four-digit number from 1100 to 2099 is a year unless a plural noun counts what it numbers
+    /// ("1500 soldiers", "2000 people") and no word before it asks for a year ("in 1990 students...").
+    static func isYear(_ text: String, _ range: Range<String.Index>) -> Bool {
+        if yearCues.contains(EnglishContext.previousWord(text, before: range.lowerBound).lowercased()) { return true }
+        let next = EnglishContext.nextWord(text, after: range.upperBound)
+        let word = next.lowercased().trimmingCharacters(in: .punctuationCharacters)
+        if countNouns.contains(word) { return false }
+        let plural = word.count > 3 && word.hasSuffix("s") && !word.hasSuffix("ss") && !word.hasSuffix("us") && !word.hasSuffix("is")
+        return !(plural && next.first?.isLowercase == true)
+    }
+
     static let rules: [RewriteRule] = [
         // 1st, 22nd, 103rd, 4th
         RewriteRule(#"\b([0-9]+)(st|nd|rd|th)\b"#) { m, _ in m[group: 1].map(EnglishNumbers.ordinal) },
-        // 1 1/2, 3/4
-        RewriteRule(#"\b(?:([0-9]+) )?([0-9]{1,3})/([0-9]{1,3})\b"#) { m, _ in
-            guard let numerator = Int(m[group: 2] ?? ""), let denominator = Int(m[group: 3] ?? ""),
-                let words = fraction(numerator, denominator)
-            else { return nil }
-            guard let whole = m[group: 1] else { return words }
-            let joined = numerator == 1 && (denominator == 2 || denominator == 4) ? "a " + words.dropFirst(4) : words
-            return EnglishNumbers.cardinal(whole) + " and " + joined
-        },
         // -12, 3.14, 1,234,567, 1999 (as a year)
         RewriteRule(#"([-−])?\b([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]+))?\b"#) { m, text in
             let negative = m[group: 1] != nil && !hyphenBefore(text, m.range.lowerBound)
@@ -55,7 +55,9 @@ enum EnglishPlainNumbers {
             if let fraction = m[group: 3] {
                 return hyphen + (negative ? "minus " : "") + EnglishNumbers.decimal(whole, fraction)
             }
-            if !negative, m[group: 2]?.contains(",") == false, whole.count == 4, let n = Int(whole), (1100...2099).contains(n) {
+            if !negative, m[group: 2]?.contains(",") == false, whole.count == 4, let n = Int(whole), (1100...2099).contains(n),
+                isYear(text, m.range)
+            {
                 return hyphen + EnglishNumbers.year(n)
             }
             return hyphen + (negative ? "minus " : "") + EnglishNumbers.cardinal(whole)

@@ -1,4 +1,4 @@
-/// URLs, e-mail addresses, phone numbers and spelled-out characters.
+/// URLs, bare domains and e-mail addresses ("at", "dot", "slash"), and spelled-out characters.
 enum EnglishSpelling {
     static let symbolNames: [Character: String] = [
         ".": "dot", "/": "slash", "-": "dash", "_": "underscore", "?": "question mark", "=": "equals", "&": "and",
@@ -12,12 +12,14 @@ enum EnglishSpelling {
     static func address(_ s: Substring) -> String {
         var words: [String] = []
         var run = ""
-        func flush() {
+        func flush(atEnd: Bool = false) {
             guard !run.isEmpty else { return }
             let lower = run.lowercased()
             if run.allSatisfy(\.isNumber) {
                 words.append(EnglishNumbers.digits(run))
-            } else if run.count <= 3 && !lower.contains(where: { "aeiouy".contains($0) }) || lower == "www" {
+            } else if run.count <= 3 && !lower.contains(where: { "aeiouy".contains($0) }) || lower == "www"
+                || atEnd && run.count == 2 && lower != "co" && lower != "me"  // a country code: "u k", "i o"
+            {
                 words.append(run.map(String.init).joined(separator: " "))
             } else {
                 words.append(run)
@@ -33,7 +35,7 @@ enum EnglishSpelling {
                 words.append(symbolNames[c] ?? String(c))
             }
         }
-        flush()
+        flush(atEnd: true)
         return words.joined(separator: " ")
     }
 
@@ -43,6 +45,8 @@ enum EnglishSpelling {
         while end > s.startIndex, ".,;:!?)]'\"".contains(s[s.index(before: end)]) { end = s.index(before: end) }
         return (s[..<end], s[end...])
     }
+
+    static let topLevelDomains = "com|org|net|edu|gov|io|dev|co|uk|us|ca|au|de|fr|nl|info|app|ai|me|tv|ly|biz"
 
     static let rules: [RewriteRule] = [
         RewriteRule(#"(?i)\b(?:https?://|ftp://|www\.)[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]+"#) { match, _ in
@@ -58,12 +62,10 @@ enum EnglishSpelling {
             let (email, trailing) = splitTrailingPunctuation(String(match.output[0].substring ?? ""))
             return address(email) + trailing
         },
-        // +1 (555) 123-4567, 555-123-4567, 555.123.4567
-        RewriteRule(#"(?:\+([0-9]{1,3})[ .\-]?)?\(?\b([0-9]{3})\)?[ .\-]?([0-9]{3})[.\-]([0-9]{4})\b"#) { match, _ in
-            var groups: [String] = []
-            if let country = match[group: 1] { groups.append("plus " + EnglishNumbers.digits(country, oh: true)) }
-            for k in 2...4 { groups.append(EnglishNumbers.digits(match[group: k] ?? "", oh: true)) }
-            return groups.joined(separator: ", ")
+        // example.com, warble.dev/docs, bbc.co.uk: a bare domain with a common top-level domain
+        RewriteRule(#"\b[A-Za-z0-9][A-Za-z0-9\-]*(?:\.[A-Za-z0-9\-]+)*\.(?:"# + topLevelDomains + #")\b(?:/[A-Za-z0-9\-._~/?#=&%]*)?"#) { match, _ in
+            let (domain, trailing) = splitTrailingPunctuation(String(match.output[0].substring ?? ""))
+            return address(domain.hasSuffix("/") ? domain.dropLast() : domain) + trailing
         },
     ]
 
