@@ -79,15 +79,24 @@ public enum SoundFile {
         return info
     }
 
+    /// The most samples reserved from a file's declared length before any is read (64 MiB of Float).
+    static let maxReservedSamples = 1 << 24
+    /// Samples read from libsndfile at a time (all channels).
+    static let blockSamples = 1 << 16
+
     private static func readAll(_ file: OpaquePointer, info: SF_INFO, path: String) throws(SoundFileError) -> AudioBuffer {
         let channels = Int(info.channels)
         guard channels > 0, info.samplerate > 0 else {
             throw .readFailed(path: path, reason: "file declares \(channels) channels at \(info.samplerate) Hz")
         }
-        // Frame counts of compressed streams are estimates: read in blocks until libsndfile stops.
+        // Frame counts of compressed streams are estimates, and any header may lie (47 bytes of FLAC
+        // can claim billions of frames): read in blocks until libsndfile stops, reserving at most
+        // `maxReservedSamples` up front and never more than a block per read.
         var interleaved = [Float]()
-        if info.frames > 0 && info.frames < 1 << 31 { interleaved.reserveCapacity(Int(info.frames) * channels) }
-        let blockFrames = 65536
+        if info.frames > 0 && info.frames < 1 << 31 {
+            interleaved.reserveCapacity(min(Int(info.frames) * channels, maxReservedSamples))
+        }
+        let blockFrames = max(1, blockSamples / channels)
         var block = [Float](repeating: 0, count: blockFrames * channels)
         while true {
             let got = block.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(blockFrames)) }
