@@ -80,7 +80,7 @@ let package = Package(
         ),
 
         // MARK: speech-dispatcher module
-        .target(name: "WarbleSpeechd", dependencies: ["WarbleModels"], swiftSettings: strict),
+        .target(name: "WarbleSpeechd", dependencies: ["WarbleModels", "WarbleText"], swiftSettings: strict),
         // Links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
         .executableTarget(
             name: "sd_warble",

@@ -39,7 +39,7 @@ swift test --skip-build --no-parallel "$@"
 
 # End-to-end checks with the real binary and real services (each prints "N passed, N failed").
 if [[ $# == 0 ]]; then
-    for e2e in scripts/test-cli.sh scripts/test-server-e2e.sh scripts/test-speechd.sh; do
+    for e2e in scripts/test-cli.sh scripts/test-server-e2e.sh scripts/test-speechd.sh scripts/test-hostile-inputs.sh; do
         say "running $e2e"
         "$e2e" || die "$e2e failed"
     done

@@ -20,6 +20,11 @@ public struct ServerConfiguration: Sendable {
     /// Largest audio upload (multipart body) the transcription routes accept (larger: 413).
     /// OpenAI's limit is 25 MB.
     public var maxUploadBytes: Int
+    /// Longest audio one speech request may produce, in seconds: breaks beyond it are refused with 400;
+    /// audio that grows past it is cut off.
+    public var maxAudioSeconds: Double
+    /// Longest upload the transcription routes decode, in seconds of audio (longer: 400).
+    public var maxUploadSeconds: Double
     /// The recognition model `whisper-1` means on `/v1/audio/transcriptions`.
     public var defaultTranscriptionModel: String
     /// The recognition model `whisper-1` means on `/v1/audio/translations` (it must be multilingual).
@@ -28,6 +33,7 @@ public struct ServerConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 8880, apiKey: String? = nil, maxBodyBytes: Int = 64 << 10,
                 maxInputCharacters: Int = 4096, requestTimeLimit: Duration = .seconds(120),
                 maxConcurrentSyntheses: Int = 2, maxQueuedRequests: Int = 8, maxUploadBytes: Int = 25 << 20,
+                maxAudioSeconds: Double = 600, maxUploadSeconds: Double = 1800,
                 defaultTranscriptionModel: String = "whisper-tiny.en", defaultTranslationModel: String = "whisper-base") {
         self.host = host
         self.port = port
@@ -38,6 +44,8 @@ public struct ServerConfiguration: Sendable {
         self.maxConcurrentSyntheses = maxConcurrentSyntheses
         self.maxQueuedRequests = maxQueuedRequests
         self.maxUploadBytes = maxUploadBytes
+        self.maxAudioSeconds = maxAudioSeconds
+        self.maxUploadSeconds = maxUploadSeconds
         self.defaultTranscriptionModel = defaultTranscriptionModel
         self.defaultTranslationModel = defaultTranslationModel
     }
@@ -63,6 +71,12 @@ public struct ServerConfiguration: Sendable {
         }
         guard maxQueuedRequests >= 0 else { throw ServerConfigurationError("queue length must not be negative") }
         guard requestTimeLimit > .zero else { throw ServerConfigurationError("the time limit must be positive") }
+        guard maxAudioSeconds.isFinite, maxAudioSeconds >= 1 else {
+            throw ServerConfigurationError("the longest speech audio (--max-audio-seconds) must be a finite number of seconds, at least 1, got \(maxAudioSeconds)")
+        }
+        guard maxUploadSeconds.isFinite, maxUploadSeconds >= 1 else {
+            throw ServerConfigurationError("the longest upload (--max-upload-seconds) must be a finite number of seconds, at least 1, got \(maxUploadSeconds)")
+        }
     }
 }
 

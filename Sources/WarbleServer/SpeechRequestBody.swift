@@ -1,3 +1,4 @@
+import WarbleText
 /// The body of `POST /v1/audio/speech`: OpenAI's fields plus Warble's extensions.
 struct SpeechRequestBody: Decodable, Sendable {
     /// "tts-1", "tts-1-hd", "gpt-4o-mini-tts", "warble", or an installed model id.
@@ -50,8 +51,8 @@ struct SpeechRequestBody: Decodable, Sendable {
         }
     }
 
-    /// Whether the input is SSML: the flag, or a leading `<speak`.
+    /// Whether the input is SSML: the flag, or a document whose first element is `<speak>`.
     var isSSML: Bool {
-        ssml ?? input.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<speak")
+        ssml ?? SSMLParser.isSSML(input)
     }
 }

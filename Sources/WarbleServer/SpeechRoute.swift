@@ -128,7 +128,8 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
                 + "(libsndfile lacks its encoder); use wav or pcm", param: "response_format", code: "invalid_value")
         }
         let voice = try await catalog.voice(speech.voice, model: speech.model)
-        let request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed)
+        let request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed,
+                                       maximumDuration: configuration.maxAudioSeconds)
         return (request, voice)
     }
 

@@ -62,14 +62,25 @@ struct TranscriptionForm: Sendable {
     }
 
     /// The uploaded audio, decoded (any format libsndfile reads); 400 with what was found otherwise.
-    func audio() throws -> AudioBuffer {
+    func audio(limits: DecodeLimits) throws -> AudioBuffer {
         let name = file.filename.map { "'\($0)'" } ?? "in field 'file'"
         guard !file.body.isEmpty else {
             throw APIError.badRequest("the uploaded file \(name) is empty (0 bytes)", param: "file", code: "audio_too_short")
         }
         let audio: AudioBuffer
         do {
-            audio = try SoundFile.decode(file.body)
+            let decoded = try SoundFile.load(data: file.body, limits: limits)
+            guard !decoded.isTruncated else {
+                throw APIError.badRequest("the uploaded file \(name) is incomplete: \(decoded.truncationDescription); "
+                    + "send the whole file", param: "file", code: "invalid_file")
+            }
+            audio = decoded.buffer
+        } catch let error as APIError {
+            throw error
+        } catch let error as SoundFileError where error.isLimit {
+            throw APIError.badRequest("the uploaded file \(name) cannot be used: \(error)"
+                + (error.isTooLong ? limits.maximumSeconds.map { " (this server's limit: warble serve --max-upload-seconds \(Int($0)))" } ?? "" : ""),
+                param: "file", code: "invalid_file")
         } catch {
             throw APIError.badRequest("the uploaded file \(name) is not audio this server can read (\(describeFile())): "
                 + "\(error); send WAV, FLAC, Ogg (Vorbis or Opus) or MP3", param: "file", code: "invalid_file_format")

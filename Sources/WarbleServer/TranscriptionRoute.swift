@@ -26,7 +26,7 @@ struct TranscriptionRoute: Sendable {
                                               : "use one of \(model.languages.joined(separator: ", "))"),
                 param: "language", code: "invalid_value")
         }
-        let audio = try form.audio()
+        let audio = try form.audio(limits: DecodeLimits(maximumSeconds: configuration.maxUploadSeconds))
         var options = TranscriptionOptions(language: form.language, task: task, beamSize: 5)
         // OpenAI: temperature 0 (the default) raises the temperature when a window fails the
         // log-probability or compression thresholds; any other value is used alone.

@@ -99,7 +99,7 @@ public actor SpeechModule {
     private func initialize() -> Outcome {
         for warning in configuration.warnings { log.warning("configuration: \(warning)") }
         guard let chooser else {
-            output.send(line: Replies.multiline(code: 399, lines: ["no Warble voices are installed (run scripts/setup.sh or warble models pull)"],
+            output.send(line: Replies.multiline(code: 399, lines: ["no Warble voices are installed (run scripts/setup.sh in Warble's source tree, then warble doctor)"],
                                                 final: "ERR CANT INIT MODULE"))
             return .exit(status: 1)
         }
@@ -187,6 +187,9 @@ public actor SpeechModule {
         }
         let plan = UtterancePlan.make(kind: kind, text: text, settings: settings, voice: choice.voice.id,
                                       soundIconFolder: configuration.soundIconFolder)
+        if let problem = plan.markupProblem {
+            log.warning("the message's SSML cannot be used (\(problem)); speaking its text without the markup")
+        }
         log.debug("\(kind.rawValue) with \(choice.voice.id), rate \(plan.request.rate), speed \(plan.playbackSpeed): \(plan.request.text)")
         let token = UtteranceToken()
         let task = Task.detached(priority: .userInitiated) { [backend, output, cache, log] in

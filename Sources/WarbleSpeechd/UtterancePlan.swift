@@ -1,5 +1,6 @@
 import Foundation
 import WarbleModels
+import WarbleText
 
 /// How one message will be spoken: the request for the engine and how its audio is delivered.
 struct UtterancePlan: Sendable {
@@ -12,6 +13,9 @@ struct UtterancePlan: Sendable {
     var cacheKey: FrameCache.Key?
     /// A sound icon file for the server to play instead of speech.
     var iconFile: String?
+    /// Why the message's SSML could not be used (it is then spoken as plain text, its markup removed),
+    /// for the log: a screen-reader user must never hear silence because of bad markup.
+    var markupProblem: String?
 
     /// The plan for a message of `kind` with speech-dispatcher's `settings`, spoken by `voice`.
     static func make(kind: MessageKind, text: String, settings: SpeechSettings, voice: String,
@@ -22,13 +26,23 @@ struct UtterancePlan: Sendable {
         var isSSML = false
         var cached = false
         var iconFile: String?
+        var markupProblem: String?
         switch kind {
         case .text:
-            isSSML = text.drop { $0.isWhitespace }.hasPrefix("<speak")
+            isSSML = SSMLParser.isSSML(text)
+            if isSSML {
+                do {
+                    _ = try SSMLParser().parse(text)
+                } catch {
+                    markupProblem = "\(error)"
+                    isSSML = false
+                    spoken = SSMLParser.textWithoutMarkup(text)
+                }
+            }
             if settings.spelling {
                 spoken = isSSML
                     ? SSMLTextMap.map(text) { SpokenText.spelled($0, capitals: settings.capitalLetters) }
-                    : SpokenText.spelled(text, capitals: settings.capitalLetters)
+                    : SpokenText.spelled(spoken, capitals: settings.capitalLetters)
             }
         case .character:
             spoken = SpokenText.character(text, capitals: settings.capitalLetters)
@@ -49,6 +63,7 @@ struct UtterancePlan: Sendable {
         let request = SynthesisRequest(text: spoken, isSSML: isSSML, voice: voice, rate: rate, pitch: 1,
                                        volume: settings.volumeFactor, sentencePause: isShort ? 0 : 0.25)
         let key = cached ? FrameCache.Key(voice: voice, text: spoken, rate: rate, pitch: speed, volume: settings.volumeFactor) : nil
-        return UtterancePlan(request: request, playbackSpeed: speed, cacheKey: key, iconFile: iconFile)
+        return UtterancePlan(request: request, playbackSpeed: speed, cacheKey: key, iconFile: iconFile,
+                             markupProblem: markupProblem)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleEngine
+import WarbleText
 
 /// `warble say`: text or SSML in, speech out, streamed as it is produced.
 struct SayCommand: AsyncParsableCommand {
@@ -53,6 +54,7 @@ struct SayCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try OptionLimits.check(threads: threads)
         guard (0.25...4).contains(rate) else { throw ValidationError("--rate must be between 0.25 and 4, got \(rate)") }
         guard (0...4).contains(volume) else { throw ValidationError("--volume must be between 0 and 4, got \(volume)") }
         guard sentencePause >= 0, sentencePause <= 10 else {
@@ -62,7 +64,7 @@ struct SayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let input = try InputText.read(text)
-        let isSSML = ssml || input.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("<speak")
+        let isSSML = ssml || SSMLParser.isSSML(input)
         let engine = EngineFactory.make(threads: threads)
         let voice = try await engine.voice(voice)
         let request = SynthesisRequest(text: input, isSSML: isSSML, voice: voice.id, rate: rate, volume: volume,

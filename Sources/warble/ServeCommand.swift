@@ -50,6 +50,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Largest audio upload for transcriptions and translations, in bytes (larger: 413; OpenAI's limit is 25 MB).")
     var maxUploadBytes = 25 << 20
 
+    @Option(help: "Longest audio one speech request may produce, in seconds (longer breaks: 400; longer audio is cut off).")
+    var maxAudioSeconds = 600.0
+
+    @Option(help: "Longest audio upload decoded for transcriptions and translations, in seconds (longer: 400).")
+    var maxUploadSeconds = 1800.0
+
     @Option(help: "Whisper model that whisper-1 means on /v1/audio/transcriptions.")
     var asrModel = "whisper-tiny.en"
 
@@ -77,17 +83,33 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not load the default voice's model before accepting requests.")
     var noPreload = false
 
+    func validate() throws {
+        try OptionLimits.check(threads: threads)
+        guard OptionLimits.cacheMB.contains(cacheMB) else {
+            throw ValidationError("--cache-mb must be from 0 to \(OptionLimits.cacheMB.upperBound), got \(cacheMB)")
+        }
+        guard (1...1024).contains(maxConcurrent) else {
+            throw ValidationError("--max-concurrent must be from 1 to 1024, got \(maxConcurrent)")
+        }
+        guard (0...65_536).contains(maxQueue) else {
+            throw ValidationError("--max-queue must be from 0 to 65536, got \(maxQueue)")
+        }
+        guard timeLimit.isFinite, timeLimit > 0, timeLimit <= 86_400 else {
+            throw ValidationError("--time-limit must be from 0 to 86400 seconds, got \(timeLimit)")
+        }
+    }
+
     func run() async throws {
         let key = apiKey ?? ProcessInfo.processInfo.environment["WARBLE_API_KEY"]
         let settings = ServerConfiguration(
             host: host, port: port, apiKey: key?.isEmpty == false ? key : nil, maxBodyBytes: maxBodyBytes,
             maxInputCharacters: maxInputCharacters, requestTimeLimit: .milliseconds(Int(timeLimit * 1000)),
             maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue, maxUploadBytes: maxUploadBytes,
-            defaultTranscriptionModel: asrModel, defaultTranslationModel: translationModel)
+            maxAudioSeconds: maxAudioSeconds, maxUploadSeconds: maxUploadSeconds, defaultTranscriptionModel: asrModel, defaultTranslationModel: translationModel)
         do { try settings.validate() } catch { throw ValidationError(error.description) }
 
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(
-            cacheBytes: max(0, cacheMB) << 20, sessionOptions: .init(intraOpThreads: threads, memoryArena: memoryArena)))
+            cacheBytes: cacheMB << 20, sessionOptions: .init(intraOpThreads: threads, memoryArena: memoryArena)))
         if !noPreload, let voice = await engine.defaultVoice {
             _ = try await engine.renderer(for: voice.model)
         }

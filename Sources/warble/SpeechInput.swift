@@ -4,18 +4,26 @@ import WarbleEngine
 
 /// Audio and Whisper models for `warble transcribe` and `warble translate`.
 enum SpeechInput {
-    /// Reads any format libsndfile knows from `path`, or from standard input when `path` is `-`.
+    /// Reads any format libsndfile knows from `path`, or from standard input when `path` is `-`
+    /// (8–192 kHz); a file cut short is read as far as it goes, with a warning.
     static func read(_ path: String) throws -> AudioBuffer {
         do {
+            let decoded: DecodedAudio
             if path == "-" {
                 let data = FileHandle.standardInput.readDataToEndOfFile()
                 guard !data.isEmpty else { throw ModelError(.badInput, "standard input is empty: no audio to read") }
-                return try SoundFile.decode(data)
+                decoded = try SoundFile.load(data: data)
+            } else {
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw ModelError(.badInput, "\(path): no such file")
+                }
+                decoded = try SoundFile.load(contentsOf: URL(fileURLWithPath: path))
             }
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw ModelError(.badInput, "\(path): no such file")
+            if decoded.isTruncated {
+                note("warning: \(path == "-" ? "standard input" : path) is incomplete: \(decoded.truncationDescription); "
+                    + "using what could be decoded")
             }
-            return try SoundFile.read(contentsOf: URL(fileURLWithPath: path))
+            return decoded.buffer
         } catch let error as SoundFileError {
             throw ModelError(.badInput, "\(path == "-" ? "standard input" : path) is not readable audio: \(error)")
         }
@@ -27,8 +35,12 @@ enum SpeechInput {
         do {
             installed = try ModelStore().model(id)
         } catch let error as ModelStoreError where error.kind == .notInstalled {
-            throw ModelError(.badModel, "\(error.message.split(separator: ";").first ?? "")"
-                + "; install it with: tools/whisper/install.sh \(id)")
+            let found = "\(error.message.split(separator: ";").first ?? "")"
+            guard installableWhisperIDs.contains(id) else {
+                throw ModelError(.badModel, "\(found); the Whisper models Warble can install are "
+                    + installableWhisperIDs.joined(separator: ", ") + " (tools/whisper/install.sh ID)")
+            }
+            throw ModelError(.badModel, "\(found); install it with: tools/whisper/install.sh \(id)")
         }
         guard installed.manifest.family == "whisper" else {
             throw ModelError(.badModel, "model '\(id)' is a \(installed.manifest.family) model, not a speech recognition "
@@ -36,6 +48,9 @@ enum SpeechInput {
         }
         return try WhisperModel(directory: installed.directory, threads: threads)
     }
+
+    /// The ids tools/whisper/install.sh knows (kept in step with its case list; scripts/test-hints.sh checks).
+    static let installableWhisperIDs = ["whisper-tiny.en", "whisper-base", "whisper-tiny.en-int8", "whisper-base-int8"]
 
     static func whisperIDs() -> [String] {
         ModelStore().scan().models.filter { $0.manifest.family == "whisper" }.map(\.manifest.id)

@@ -98,8 +98,8 @@ struct RecognitionOptions: ParsableArguments {
     var noPreviousText = false
 
     func validate() throws {
-        if beamSize < 1 || beamSize > 32 { throw ValidationError("--beam-size must be 1…32, got \(beamSize)") }
-        if threads < 0 { throw ValidationError("--threads must be 0 or more") }
+        try OptionLimits.check(beamSize: beamSize)
+        try OptionLimits.check(threads: threads)
         if let temperature, !(0...1).contains(temperature) { throw ValidationError("--temperature must be 0…1") }
     }
 

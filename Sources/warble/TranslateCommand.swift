@@ -40,6 +40,11 @@ struct TranslateCommand: AsyncParsableCommand {
     @Option(help: "ONNX Runtime threads (0: automatic).")
     var threads = 0
 
+    func validate() throws {
+        try OptionLimits.check(beamSize: beamSize)
+        try OptionLimits.check(threads: threads)
+    }
+
     func run() async throws {
         do {
             let whisper = try SpeechInput.whisper(model, threads: threads)

@@ -76,7 +76,7 @@ import Testing
 
     /// Found by fuzz-decode (Fuzz/Corpus/fuzz-decode/flac-claims-billions-of-frames): 47 bytes of FLAC
     /// header whose stream info claims billions of frames made the reader reserve 63 GB before reading
-    /// one (an out-of-memory abort). Now the claim reserves at most `maxReservedSamples`; the file,
+    /// one (an out-of-memory abort). The reservation now trusts the header only so far; the file,
     /// which holds no frames, gives an error or no audio.
     @Test func headerClaimingBillionsOfFramesAllocatesNothingLikeThat() {
         let bytes: [UInt8] = [

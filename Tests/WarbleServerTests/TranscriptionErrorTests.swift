@@ -20,7 +20,25 @@ import WarbleAudio
 
     static let emptyWAV = try! WAVEncoder(sampleFormat: .int16).encode(AudioBuffer(mono: [], sampleRate: 16000))
 
+    static let oneHertzWAV: Data = {
+        var bytes = [UInt8](testWAV(seconds: 0.5))
+        bytes.replaceSubrange(24..<32, with: [1, 0, 0, 0, 2, 0, 0, 0])  // sample rate 1 Hz, byte rate 2
+        return Data(bytes)
+    }()
+
+    static let cutFLAC: Data = {
+        let tone = AudioBuffer(mono: (0..<64000).map { Float(sin(Double($0) * 0.05)) * 0.3 }, sampleRate: 16000)
+        let flac = try! SoundFile.encode(tone, format: .flac16)
+        return flac.prefix(flac.count * 3 / 100)
+    }()
+
     static let cases: [Case] = [
+        Case(name: "a WAV whose header says 1 Hz", body: MultipartBody([("model", "whisper-1")], file: ("a.wav", "audio/wav", oneHertzWAV)),
+             status: .badRequest, code: "invalid_file", param: "file",
+             messageContains: "'a.wav' cannot be used: the audio declares a sample rate of 1 Hz; accepted are 8000 to 192000 Hz"),
+        Case(name: "a FLAC cut to 3 % of its bytes", body: MultipartBody([("model", "whisper-1")], file: ("a.flac", "audio/flac", cutFLAC)),
+             status: .badRequest, code: "invalid_file", param: "file",
+             messageContains: "'a.flac' is incomplete: its header declares 4.0 s of audio but only"),
         Case(name: "missing file", body: MultipartBody([("model", "whisper-1"), ("language", "en")], file: nil),
              status: .badRequest, code: "missing_required_parameter", param: "file", messageContains: "found: model, language"),
         Case(name: "missing model", body: MultipartBody([("language", "en")]), status: .badRequest,
@@ -104,6 +122,18 @@ import WarbleAudio
             let error = try ErrorBody(response).error
             #expect(error.code == "invalid_multipart")
             #expect(error.message.contains(test.messageContains), "\(error.message)")
+        }
+    }
+
+    @Test func uploadLongerThanTheLimitIs400() async throws {
+        try await withTranscriptionServer(configuration: .init(maxUploadSeconds: 1)) { client in
+            let response = try await client.transcribe(MultipartBody([("model", "whisper-1")],
+                                                                     file: ("a.wav", "audio/wav", testWAV(seconds: 2))))
+            #expect(response.status == .badRequest)
+            let error = try ErrorBody(response).error
+            #expect(error.code == "invalid_file")
+            #expect(error.message.contains("holds 2 s of audio, more than the 1 s accepted "
+                + "(this server's limit: warble serve --max-upload-seconds 1)"), "\(error.message)")
         }
     }
 

@@ -52,7 +52,8 @@ import Testing
 
     @Test func neverCutsInsideAWord() throws {
         let text = "Supercalifragilisticexpialidocious is long, antidisestablishmentarianism too."
-        let chunks = try TextChunker(limit: .characters(10), minimumLength: 1).chunks(text)
+        // 34 characters: within `wordCutFactor` (3) times the limit, so a word, kept whole.
+        let chunks = try TextChunker(limit: .characters(12), minimumLength: 1).chunks(text)
         checkWordsIntact(text, chunks)
         #expect(chunks.contains("Supercalifragilisticexpialidocious"))
     }

@@ -19,18 +19,28 @@ public enum SoundFile {
         return sf_format_check(&info) != 0
     }
 
-    /// Reads a whole file.
+    /// Reads a whole file within the standard limits (8–192 kHz, at most 64 channels).
     public static func read(contentsOf url: URL) throws(SoundFileError) -> AudioBuffer {
+        try load(contentsOf: url).buffer
+    }
+
+    /// Decodes a file held in memory within the standard limits (8–192 kHz, at most 64 channels).
+    public static func decode(_ data: Data) throws(SoundFileError) -> AudioBuffer {
+        try load(data: data).buffer
+    }
+
+    /// Reads a whole file within `limits`, noting whether it is cut short.
+    public static func load(contentsOf url: URL, limits: DecodeLimits = .standard) throws(SoundFileError) -> DecodedAudio {
         var info = SF_INFO()
         guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
             throw .cannotOpen(path: url.path, reason: String(cString: sf_strerror(nil)))
         }
         defer { sf_close(file) }
-        return try readAll(file, info: info, path: url.path)
+        return try readAll(file, info: info, path: url.path, limits: limits)
     }
 
-    /// Decodes a file held in memory.
-    public static func decode(_ data: Data) throws(SoundFileError) -> AudioBuffer {
+    /// Decodes a file held in memory within `limits`, noting whether it is cut short.
+    public static func load(data: Data, limits: DecodeLimits = .standard) throws(SoundFileError) -> DecodedAudio {
         let memory = MemoryFile(data)
         var info = SF_INFO()
         var io = MemoryFile.virtualIO
@@ -39,7 +49,7 @@ public enum SoundFile {
             throw .cannotOpen(path: "<memory>", reason: String(cString: sf_strerror(nil)))
         }
         defer { sf_close(file); withExtendedLifetime(memory) {} }
-        return try readAll(file, info: info, path: "<memory>")
+        return try readAll(file, info: info, path: "<memory>", limits: limits)
     }
 
     /// Writes `buffer` as `format`; `quality` (0…1) sets lossy encoders' quality (default: library's).
@@ -79,33 +89,49 @@ public enum SoundFile {
         return info
     }
 
-    /// The most samples reserved from a file's declared length before any is read (64 MiB of Float).
-    static let maxReservedSamples = 1 << 24
-    /// Samples read from libsndfile at a time (all channels).
-    static let blockSamples = 1 << 16
-
-    private static func readAll(_ file: OpaquePointer, info: SF_INFO, path: String) throws(SoundFileError) -> AudioBuffer {
+    private static func readAll(_ file: OpaquePointer, info: SF_INFO, path: String, limits: DecodeLimits)
+        throws(SoundFileError) -> DecodedAudio {
         let channels = Int(info.channels)
-        guard channels > 0, info.samplerate > 0 else {
-            throw .readFailed(path: path, reason: "file declares \(channels) channels at \(info.samplerate) Hz")
+        let rate = Int(info.samplerate)
+        guard channels > 0, rate > 0 else {
+            throw .readFailed(path: path, reason: "file declares \(channels) channels at \(rate) Hz")
         }
-        // Frame counts of compressed streams are estimates, and any header may lie (47 bytes of FLAC
-        // can claim billions of frames): read in blocks until libsndfile stops, reserving at most
-        // `maxReservedSamples` up front and never more than a block per read.
+        guard limits.sampleRates.contains(rate) else {
+            throw .unsupportedFileSampleRate(path: path, rate: rate, accepted: limits.sampleRates)
+        }
+        guard channels <= limits.maximumChannels else {
+            throw .tooManyChannels(path: path, channels: channels, maximum: limits.maximumChannels)
+        }
+        let maximumFrames = limits.maximumSeconds.map { Int(min($0 * Double(rate), Double(Int.max / 2))) }
+        // MP3 lengths are estimated from the bit rate; every other format states its frames exactly.
+        let isMPEG = info.format & Int32(SF_FORMAT_TYPEMASK) == Int32(SF_FORMAT_MPEG)
+        let declared = !isMPEG && info.frames > 0 && info.frames < Int64(Int32.max) * 64 ? Int(info.frames) : nil
+        if let declared, let maximumFrames, declared > maximumFrames {
+            throw .tooLong(path: path, seconds: Double(declared) / Double(rate), maximumSeconds: limits.maximumSeconds ?? 0)
+        }
+        // Frame counts of compressed streams are estimates: read in blocks until libsndfile stops. The
+        // reservation trusts the header only as far as the bytes it could take.
         var interleaved = [Float]()
-        if info.frames > 0 && info.frames < 1 << 31 {
-            interleaved.reserveCapacity(min(Int(info.frames) * channels, maxReservedSamples))
-        }
-        let blockFrames = max(1, blockSamples / channels)
+        if let declared { interleaved.reserveCapacity(min(declared, maximumFrames ?? declared, 1 << 22) * channels) }
+        let blockFrames = max(1024, 65536 / channels)
         var block = [Float](repeating: 0, count: blockFrames * channels)
+        var frames = 0
         while true {
             let got = block.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(blockFrames)) }
             if got <= 0 { break }
+            frames += Int(got)
+            if let maximumFrames, frames > maximumFrames {
+                throw .tooLong(path: path, seconds: nil, maximumSeconds: limits.maximumSeconds ?? 0)
+            }
             interleaved.append(contentsOf: block[0..<(Int(got) * channels)])
         }
-        if sf_error(file) != 0 { throw .readFailed(path: path, reason: String(cString: sf_strerror(file))) }
+        // A decoder error in a file that declared more audio than was decoded is a file cut short: what
+        // was decoded is kept (perhaps nothing) and the file is reported as truncated.
+        let cutShort = declared.map { frames < $0 } == true
+        if sf_error(file) != 0, !cutShort { throw .readFailed(path: path, reason: String(cString: sf_strerror(file))) }
         do {
-            return try AudioBuffer(interleaved: interleaved, channelCount: channels, sampleRate: Int(info.samplerate))
+            let buffer = try AudioBuffer(interleaved: interleaved, channelCount: channels, sampleRate: rate)
+            return DecodedAudio(buffer: buffer, declaredFrames: declared)
         } catch {
             throw .readFailed(path: path, reason: error.description)
         }

@@ -48,9 +48,13 @@ public struct SynthesisRequest: Sendable, Hashable {
     public var volume: Double
     /// Silence between sentences, in seconds.
     public var sentencePause: Double
+    /// The longest audio this request may produce, in seconds (nil: no limit beyond the text's own
+    /// length). Explicit breaks beyond it are refused before any audio; audio that grows past it ends
+    /// the stream with an error.
+    public var maximumDuration: Double?
 
     public init(text: String, isSSML: Bool = false, voice: String? = nil, rate: Double = 1, pitch: Double = 1,
-                volume: Double = 1, sentencePause: Double = 0.25) {
+                volume: Double = 1, sentencePause: Double = 0.25, maximumDuration: Double? = nil) {
         self.text = text
         self.isSSML = isSSML
         self.voice = voice
@@ -58,6 +62,7 @@ public struct SynthesisRequest: Sendable, Hashable {
         self.pitch = pitch
         self.volume = volume
         self.sentencePause = sentencePause
+        self.maximumDuration = maximumDuration
     }
 }
 

@@ -91,6 +91,17 @@ public struct SpeechPlanner: Sendable {
         return SpeechPlan(planner: self, segments: segments)
     }
 
+    /// The seconds of silence a request's `<break>` elements ask for, added up (0 for plain text).
+    /// Cheap next to synthesis: it only parses the SSML.
+    public static func explicitPauses(_ text: String, isSSML: Bool) throws -> Double {
+        guard isSSML else { return 0 }
+        var total = 0.0
+        for segment in try SSMLParser().parse(text) {
+            if case .pause(let seconds) = segment.content { total += seconds }
+        }
+        return total
+    }
+
     /// The whole plan at once (for short texts, tests and tools).
     public func plan(_ text: String, isSSML: Bool) throws -> [PlannedItem] {
         var plan = try start(text, isSSML: isSSML)
@@ -136,6 +147,32 @@ public struct SpeechPlanner: Sendable {
         guard let normalizer = normalizers.normalizer(for: utterance.language) else { return out }
         out.text = utterance.sayAs.map { normalizer.expand(utterance.text, as: $0) } ?? normalizer.normalize(utterance.text)
         return out
+    }
+
+    /// How far normalisation may lengthen an utterance before it is cut again: reading out a number
+    /// of thousands of digits turns one short chunk into pages, which a model would render in one run.
+    static let expansionLimit = TextChunker.wordCutFactor
+
+    /// The utterance as it will be spoken: normalised, and cut again at the chunk limit when
+    /// normalisation (or an author's `<phoneme>`) made it more than `expansionLimit` times the limit,
+    /// so that one run's memory never grows with a value written in the text. The parts join without
+    /// pauses; ordinary sentences stay whole.
+    public func spokenParts(_ utterance: Utterance) -> [Utterance] {
+        let spoken = normalized(utterance)
+        let text = spoken.phonemes ?? spoken.text
+        guard text.count > chunker.limit.maximum * Self.expansionLimit,
+              let pieces = try? TextChunker(limit: .characters(chunker.limit.maximum)).chunks(text), pieces.count > 1
+        else { return [spoken] }
+        return pieces.enumerated().map { index, piece in
+            var part = spoken
+            if spoken.phonemes != nil { part.phonemes = String(piece) } else { part.text = String(piece) }
+            let last = index == pieces.count - 1
+            part.joinsNext = last ? spoken.joinsNext : true
+            part.endsSentence = last && spoken.endsSentence
+            part.opensRequest = index == 0 && spoken.opensRequest
+            part.words = index == 0 ? spoken.words : []
+            return part
+        }
     }
 
     static let sentenceEnds: Set<Character> = [".", "!", "?", "…", "。", "！", "？", "\"", "”", ")", "'"]

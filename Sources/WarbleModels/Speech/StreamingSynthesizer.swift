@@ -53,6 +53,11 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     private var planner: SpeechPlanner
     private var pendingEvents: [SpeechEvent] = []
     private var finished = false
+    /// Silence still to hand out, in frames: a pause leaves in pieces of at most `silencePieceFrames`,
+    /// so no allocation is ever sized by a number written in the request.
+    private var pendingSilence = 0
+    /// Frames handed out so far (for the request's maximum duration).
+    private var emittedFrames = 0
     /// The utterance being rendered piece by piece, if any.
     private var job: (rendering: any UtteranceRendering, emitted: Int, events: [SpeechEvent], options: RunOptions)?
     private let lookahead: Bool
@@ -87,9 +92,9 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     }
 
     static func planner(for renderer: Renderer, request: SynthesisRequest) -> SpeechPlanner {
+        let sentencePause = SpeechLimits.clamp(request.sentencePause, 0...SpeechLimits.maximumBreak)
         var planner = SpeechPlanner(language: renderer.language, chunkLimit: .characters(renderer.chunkCharacters),
-                                    sentencePause: max(0, request.sentencePause),
-                                    clausePause: max(0, request.sentencePause * 0.4))
+                                    sentencePause: sentencePause, clausePause: sentencePause * 0.4)
         planner.firstChunkCharacters = renderer.firstChunkCharacters
         return planner
     }
@@ -111,33 +116,42 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         return try plan?.next()
     }
 
-    /// The utterance as it will be spoken (normalised), or nil when it has nothing to say.
-    private func spoken(_ utterance: Utterance) -> Utterance? {
-        let spoken = planner.normalized(utterance)
-        guard spoken.phonemes != nil || spoken.text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
-        return spoken
+    /// The utterance as it will be spoken (normalised, and cut again if normalising made it far longer
+    /// than a chunk), without the parts that have nothing to say.
+    private func spoken(_ utterance: Utterance) -> [Utterance] {
+        planner.spokenParts(utterance).filter { spoken in
+            spoken.phonemes != nil || spoken.text.contains(where: { $0.isLetter || $0.isNumber })
+        }
     }
+
+    /// The largest piece of silence handed out at once: a quarter of a second.
+    private var silencePieceFrames: Int { max(1, renderer.sampleRate / 4) }
 
     private func produce() async throws -> AudioChunk? {
         if plan == nil { plan = try start() }
         if job != nil { return try await continueJob() }
+        if pendingSilence > 0 { return try emitSilence() }
         while let item = try nextItem() {
             try Task.checkCancellation()
             switch item {
             case .mark(let name):
                 pendingEvents.append(.mark(name: name, sampleOffset: 0))
             case .pause(let seconds):
-                let frames = Int((seconds * Double(renderer.sampleRate)).rounded())
-                return emit(samples: [Float](repeating: 0, count: frames))
+                // The parser and planner bound every pause; this guards the conversion all the same.
+                let bounded = SpeechLimits.clamp(seconds, 0...SpeechLimits.maximumBreak)
+                pendingSilence = Int((bounded * Double(renderer.sampleRate)).rounded())
+                return try emitSilence()
             case .utterance(let utterance):
-                guard let spoken = spoken(utterance) else { continue }
+                let parts = spoken(utterance)
+                guard let spoken = parts.first else { continue }
+                aheadItems.insert(contentsOf: parts.dropFirst().map(PlannedItem.utterance), at: 0)
                 currentProsodyVolume = spoken.prosody.volume
                 return try await render(spoken)
             }
         }
         finished = true
         // Marks after the last sound still reach the listener, in an empty chunk.
-        return pendingEvents.isEmpty ? nil : emit(samples: [])
+        return pendingEvents.isEmpty ? nil : try emit(samples: [])
     }
 
     private func start() throws -> SpeechPlan {
@@ -145,13 +159,32 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
             throw ModelError(.unknownVoice, "unknown voice '\(voice)' for \(renderer.modelID); its voices are: "
                 + renderer.voices.map(\.id).joined(separator: ", "))
         }
-        guard request.rate > 0, request.rate.isFinite else {
-            throw ModelError(.badInput, "rate must be a positive number, got \(request.rate)")
+        guard SpeechLimits.rate.contains(request.rate) else {
+            throw ModelError(.badInput, "rate must be from \(SpeechLimits.rate.lowerBound) to \(SpeechLimits.rate.upperBound) "
+                + "(1 is the voice's own speed), got \(request.rate)")
         }
-        guard request.volume >= 0, request.volume.isFinite else {
-            throw ModelError(.badInput, "volume must be 0 or more, got \(request.volume)")
+        guard SpeechLimits.volume.contains(request.volume) else {
+            throw ModelError(.badInput, "volume must be from 0 to \(SpeechLimits.volume.upperBound) (1 is unchanged), got \(request.volume)")
+        }
+        guard request.sentencePause.isFinite, request.sentencePause >= 0 else {
+            throw ModelError(.badInput, "the pause between sentences must be 0 or more seconds, got \(request.sentencePause)")
+        }
+        if let limit = request.maximumDuration {
+            guard limit.isFinite, limit > 0 else {
+                throw ModelError(.badInput, "the maximum duration must be a positive number of seconds, got \(limit)")
+            }
+            let breaks = try SpeechPlanner.explicitPauses(request.text, isSSML: request.isSSML)
+            guard breaks <= limit else {
+                throw ModelError(.badInput, "the text's breaks alone last \(Int(breaks.rounded(.up))) s, longer than the "
+                    + "\(Self.seconds(limit)) s of audio one request may produce")
+            }
         }
         return try planner.start(request.text, isSSML: request.isSSML)
+    }
+
+    /// A duration for a message: `600` rather than `600.0`.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() && value < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// The voice and rate an utterance is rendered with.
@@ -159,7 +192,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         let voices = renderer.voices
         let voice = utterance.voice.flatMap { name in voices.first { $0.id == name || $0.displayName == name }?.id }
             ?? request.voice ?? renderer.defaultVoice
-        return (voice, request.rate * utterance.prosody.rate)
+        return (voice, SpeechLimits.clamp(request.rate * utterance.prosody.rate, SpeechLimits.rate))
     }
 
     private func render(_ utterance: Utterance) async throws -> AudioChunk {
@@ -203,10 +236,12 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
                 guard let item = try plan?.next() else { return }
                 aheadItems.append(item)
             }
-            if case .utterance(let utterance) = aheadItems[index], let spoken = spoken(utterance) {
+            if case .utterance(let utterance) = aheadItems[index] {
                 // Kept in its normalised form, so that it matches the prefetch when its turn comes.
-                aheadItems[index] = .utterance(spoken)
-                next = spoken
+                let parts = spoken(utterance)
+                aheadItems.replaceSubrange(index...index, with: parts.map(PlannedItem.utterance))
+                guard let first = parts.first else { continue }
+                next = first
             }
             index += 1
         }
@@ -238,7 +273,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         let (inside, later) = current.events.partitioned { last || $0.sampleOffset < end }
         pendingEvents += inside.map { $0.shifted(by: -start) }
         job = last ? nil : (rendering, end, later, options)
-        return emit(samples: samples)
+        return try emit(samples: samples)
     }
 
     private var currentProsodyVolume: Double = 1
@@ -253,7 +288,19 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         return value
     }
 
-    private func emit(samples: [Float]) -> AudioChunk {
+    /// The next piece of the pause being handed out.
+    private func emitSilence() throws -> AudioChunk {
+        let frames = min(pendingSilence, silencePieceFrames)
+        pendingSilence -= frames
+        return try emit(samples: [Float](repeating: 0, count: frames))
+    }
+
+    private func emit(samples: [Float]) throws -> AudioChunk {
+        emittedFrames += samples.count
+        if let limit = request.maximumDuration, Double(emittedFrames) > limit * Double(renderer.sampleRate) {
+            throw ModelError(.badInput, "the audio grew past the \(Self.seconds(limit)) s one request may produce; "
+                + "send the text in smaller requests")
+        }
         defer { pendingEvents.removeAll() }
         return AudioChunk(samples: samples, sampleRate: renderer.sampleRate, events: pendingEvents)
     }

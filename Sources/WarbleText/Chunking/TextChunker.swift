@@ -8,6 +8,14 @@ public struct TextChunker: Sendable {
         case characters(Int)
         /// At most `maximum` as counted by `measure` (tokens, phonemes…).
         case measured(maximum: Int, measure: @Sendable (Substring) -> Int)
+
+        /// The largest chunk, in characters or in the measure's units.
+        public var maximum: Int {
+            switch self {
+            case .characters(let n): n
+            case .measured(let n, _): n
+            }
+        }
     }
 
     public var limit: Limit
@@ -20,16 +28,16 @@ public struct TextChunker: Sendable {
         self.splitter = splitter
     }
 
+    /// How many times the limit a single word may be before it is cut.
+    public static let wordCutFactor = 3
+
     static let clauseMarks: Set<Character> = [",", ";", ":", "—", "–", "、", "，", "；", "：", "،", "؛"]
 
     /// The chunks, as slices of `text` (so their positions in it are known).
-    /// A single word longer than the limit becomes a chunk of its own, over the limit.
+    /// A single word longer than the limit is a chunk of its own, over the limit; one longer than
+    /// `wordCutFactor` times the limit is no word (a run of digits or letters pasted in) and is cut into
+    /// pieces of the limit, so that no chunk is ever larger than that.
     public func chunks(_ text: String) throws -> [Substring] {
-        let maximum: Int
-        switch limit {
-        case .characters(let n): maximum = n
-        case .measured(let n, _): maximum = n
-        }
         guard maximum > 0 else { throw TextError(.chunking, "chunk limit is \(maximum); accepted: a positive number") }
         var pieces: [Substring] = []
         for sentence in splitter.split(text) {
@@ -45,16 +53,13 @@ public struct TextChunker: Sendable {
         }
     }
 
-    private var maximum: Int {
-        switch limit {
-        case .characters(let n): return n
-        case .measured(let n, _): return n
-        }
-    }
+    private var maximum: Int { limit.maximum }
 
-    /// Splits `piece` at the boundaries of `level` (0 clauses, 1 spaces, 2 CJK characters) and packs the parts.
+    /// Splits `piece` at the boundaries of `level` (0 clauses, 1 spaces, 2 CJK characters, 3 every
+    /// `maximum` characters) and packs the parts.
     private func fit(_ piece: Substring, level: Int) -> [Substring] {
-        if measure(piece) <= maximum || level > 2 { return [piece] }
+        if measure(piece) <= maximum || level > 3 { return [piece] }
+        if level == 3, measure(piece) <= maximum * Self.wordCutFactor { return [piece] }
         let parts = split(piece, level: level)
         if parts.count <= 1 { return fit(piece, level: level + 1) }
         var out: [Substring] = []
@@ -93,8 +98,10 @@ public struct TextChunker: Sendable {
                 if Self.clauseMarks.contains(c), next == piece.endIndex || piece[next].isWhitespace || Self.isWide(c) { cut = next }
             case 1:
                 if c.isWhitespace, i > start { cut = i }
-            default:
+            case 2:
                 if Self.isCJK(c), next < piece.endIndex { cut = next }
+            default:
+                if piece.distance(from: start, to: next) >= maximum, next < piece.endIndex { cut = next }
             }
             if let cut, cut > start {
                 parts.append(piece[start..<cut])

@@ -1,18 +1,115 @@
+import Foundation
+
 /// Parses the SSML 1.1 subset that speech-dispatcher and Apple's speech APIs send into a flat list of
 /// `SpeechSegment`s: speak, p, s, break, prosody, emphasis, say-as, sub, phoneme, voice, lang, mark, audio
 /// (its fallback text), desc (dropped); unknown elements are read for their text.
 ///
-/// Input that does not start with `<speak` or `<?xml` is plain text and becomes one text segment, unchanged.
+/// Input whose first element is not `<speak>` (after an optional XML prolog, comments and DOCTYPE) is plain text
+/// and becomes one text segment, unchanged.
 public struct SSMLParser: Sendable {
     public init() {}
 
-    /// True when `input` is SSML rather than plain text.
+    /// True when `input` is SSML rather than plain text: its first element is `<speak>`, after what a
+    /// real SSML document may start with (a byte-order mark, white space, the XML declaration,
+    /// processing instructions, comments and a DOCTYPE, which is never expanded). Looks at most at the
+    /// prolog, so it is linear in the input's length.
     public static func isSSML(_ input: String) -> Bool {
-        let trimmed = input.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
-        if trimmed.hasPrefix("<?xml") { return true }
-        guard trimmed.hasPrefix("<speak") else { return false }
-        let next = trimmed.dropFirst(6).first
+        var rest = Substring(input)
+        while true {
+            rest = rest.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            if rest.hasPrefix("<?") {
+                guard let end = rest.range(of: "?>") else { return false }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("<!--") {
+                guard let end = rest.dropFirst(4).range(of: "-->") else { return false }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("<!DOCTYPE") {
+                guard let end = doctypeEnd(rest) else { return false }
+                rest = rest[end...]
+            } else {
+                break
+            }
+        }
+        guard rest.hasPrefix("<speak") else { return false }
+        let next = rest.dropFirst(6).first
         return next == nil || next == ">" || next == "/" || next!.isWhitespace
+    }
+
+    /// The index after a DOCTYPE's closing `>` (its internal subset in brackets and quoted strings skipped).
+    private static func doctypeEnd(_ text: Substring) -> String.Index? {
+        var depth = 0
+        var quote: Character?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let c = text[index]
+            index = text.index(after: index)
+            if let q = quote {
+                if c == q { quote = nil }
+                continue
+            }
+            switch c {
+            case "\"", "'": quote = c
+            case "[": depth += 1
+            case "]": depth -= 1
+            case ">" where depth <= 0: return index
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// The text of an SSML document with its markup removed and the XML entities decoded, for when the
+    /// document cannot be parsed and its words should still be spoken. Never fails.
+    public static func textWithoutMarkup(_ input: String) -> String {
+        var out = ""
+        out.reserveCapacity(input.utf8.count)
+        var inTag = false
+        var entity: String?
+        for character in input {
+            if inTag {
+                if character == ">" {
+                    inTag = false
+                    out.append(" ")
+                }
+                continue
+            }
+            if var pending = entity {
+                if character == ";" {
+                    out += decodeEntity(pending)
+                    entity = nil
+                } else if pending.count < 10, character.isLetter || character.isNumber || character == "#" {
+                    pending.append(character)
+                    entity = pending
+                } else {
+                    out += "&" + pending
+                    entity = nil
+                    if character == "<" { inTag = true } else { out.append(character) }
+                }
+                continue
+            }
+            switch character {
+            case "<": inTag = true
+            case "&": entity = ""
+            default: out.append(character)
+            }
+        }
+        if let entity { out += "&" + entity }
+        return SSMLWalker.collapseWhitespace(out).trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func decodeEntity(_ name: String) -> String {
+        switch name {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        default:
+            let value = name.hasPrefix("#x") || name.hasPrefix("#X") ? UInt32(name.dropFirst(2), radix: 16)
+                : name.hasPrefix("#") ? UInt32(name.dropFirst(), radix: 10) : nil
+            guard let value, value != 0, let scalar = Unicode.Scalar(value) else { return " " }
+            return String(scalar)
+        }
     }
 
     public func parse(_ input: String) throws -> [SpeechSegment] {
@@ -103,6 +200,10 @@ struct SSMLWalker {
                 guard let value = SSMLValues.seconds(time) else {
                     throw invalid("time", time, of: name, accepted: "a duration such as 250ms or 1.5s", at: range.lowerBound)
                 }
+                guard value <= SpeechLimits.maximumBreak else {
+                    throw scanner.error("<break time=\"\(time)\"> is longer than the \(Self.format(SpeechLimits.maximumBreak)) s "
+                        + "a break may last; use several sentences or a shorter pause", at: range.lowerBound)
+                }
                 seconds = value
             }
             append(.pause(seconds), context, range)
@@ -113,9 +214,12 @@ struct SSMLWalker {
             append(.mark(markName), context, range)
         case "prosody":
             for (key, parse, accepted) in [
-                ("rate", SSMLValues.rate, "x-slow, slow, medium, fast, x-fast, default, N%, +N%, -N% or a number"),
-                ("pitch", SSMLValues.pitch, "x-low, low, medium, high, x-high, default, +N%, -N%, +Nst, -Nst or NHz"),
-                ("volume", SSMLValues.volume, "silent, x-soft, soft, medium, loud, x-loud, default, +NdB, -NdB, N% or 0-100"),
+                ("rate", SSMLValues.rate, "x-slow, slow, medium, fast, x-fast, default, N%, +N%, -N% or a number, "
+                    + "for a factor from \(Self.format(SpeechLimits.rate.lowerBound)) to \(Self.format(SpeechLimits.rate.upperBound))"),
+                ("pitch", SSMLValues.pitch, "x-low, low, medium, high, x-high, default, +N%, -N%, +Nst, -Nst or NHz, "
+                    + "for a factor from \(Self.format(SpeechLimits.pitch.lowerBound)) to \(Self.format(SpeechLimits.pitch.upperBound))"),
+                ("volume", SSMLValues.volume, "silent, x-soft, soft, medium, loud, x-loud, default, +NdB, -NdB, N% or 0-100, "
+                    + "for a gain of at most \(Self.format(SpeechLimits.volume.upperBound)) (+12 dB)"),
             ] {
                 guard let raw = attribute(attributes, key) else { continue }
                 guard let factor = parse(raw) else {
@@ -126,6 +230,7 @@ struct SSMLWalker {
                 case "pitch": context.prosody.pitch *= factor
                 default: context.prosody.volume *= factor
                 }
+                context.prosody = context.prosody.bounded
             }
         case "emphasis":
             let levelName = attribute(attributes, "level") ?? "moderate"
@@ -139,6 +244,7 @@ struct SSMLWalker {
             case .reduced: context.prosody.volume *= 0.85; context.prosody.rate *= 1.05
             case .none: break
             }
+            context.prosody = context.prosody.bounded
         case "say-as":
             let kind = attribute(attributes, "interpret-as") ?? ""
             let aliases: [String: SayAs.Interpretation] = ["number": .cardinal, "spell": .characters, "phone": .telephone]
@@ -196,7 +302,8 @@ struct SSMLWalker {
 
     private mutating func addText(_ text: String, _ range: Range<Int>) throws {
         guard let context = stack.last else {
-            if text.allSatisfy(\.isWhitespace) { return }
+            // White space and a byte-order mark may stand around the root element.
+            if text.allSatisfy({ $0.isWhitespace || $0 == "\u{FEFF}" }) { return }
             throw scanner.error(sawRoot ? "text after </speak>" : "text before <speak>", at: range.lowerBound)
         }
         if context.suppressText { return }
@@ -221,6 +328,11 @@ struct SSMLWalker {
             return
         }
         append(.text(collapsed), context, range)
+    }
+
+    /// A number for a message: `10` rather than `10.0`.
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     static func collapseWhitespace(_ text: String) -> String {

@@ -25,6 +25,10 @@ enum SSMLValues {
     }
 
     static func rate(_ raw: String) -> Double? {
+        unboundedRate(raw).flatMap { SpeechLimits.rate.contains($0) ? $0 : nil }
+    }
+
+    private static func unboundedRate(_ raw: String) -> Double? {
         let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
         let keywords: [String: Double] = ["x-slow": 0.5, "slow": 0.75, "medium": 1, "default": 1, "fast": 1.25, "x-fast": 1.75]
         if let k = keywords[value] { return k }
@@ -40,6 +44,10 @@ enum SSMLValues {
     static let basePitchHz = 150.0
 
     static func pitch(_ raw: String) -> Double? {
+        unboundedPitch(raw).flatMap { SpeechLimits.pitch.contains($0) ? $0 : nil }
+    }
+
+    private static func unboundedPitch(_ raw: String) -> Double? {
         let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
         let keywords: [String: Double] = ["x-low": 0.8, "low": 0.9, "medium": 1, "default": 1, "high": 1.1, "x-high": 1.2]
         if let k = keywords[value] { return k }
@@ -56,6 +64,10 @@ enum SSMLValues {
     }
 
     static func volume(_ raw: String) -> Double? {
+        unboundedVolume(raw).flatMap { SpeechLimits.volume.contains($0) ? $0 : nil }
+    }
+
+    private static func unboundedVolume(_ raw: String) -> Double? {
         let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
         let keywords: [String: Double] = [
             "silent": 0, "x-soft": 0.25, "soft": 0.5, "medium": 1, "default": 1, "loud": 1.5, "x-loud": 2,

@@ -9,6 +9,13 @@ public struct Prosody: Sendable, Hashable {
 
     public static let neutral = Prosody(rate: 1, pitch: 1, volume: 1)
 
+    /// Each factor moved into `SpeechLimits`' range (nested elements multiply, so a deep nest of
+    /// `x-slow` would otherwise reach 0 and one of `x-loud` infinity).
+    public var bounded: Prosody {
+        Prosody(rate: SpeechLimits.clamp(rate, SpeechLimits.rate), pitch: SpeechLimits.clamp(pitch, SpeechLimits.pitch),
+                volume: SpeechLimits.clamp(volume, SpeechLimits.volume))
+    }
+
     public init(rate: Double = 1, pitch: Double = 1, volume: Double = 1) {
         self.rate = rate
         self.pitch = pitch

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+/// Bounds shared by the commands' numeric options, so that no value typed on a command line can ask
+/// for more threads, beams or memory than makes sense (or overflow on its way there).
+enum OptionLimits {
+    /// ONNX Runtime threads per run (0: automatic).
+    static let threads = 0...256
+    /// Whisper's beam width.
+    static let beamSize = 1...32
+    /// The engine's cache of rendered sentences, in MiB.
+    static let cacheMB = 0...65_536
+
+    static func check(threads: Int) throws {
+        guard Self.threads.contains(threads) else {
+            throw ValidationError("--threads must be from 0 (automatic) to \(Self.threads.upperBound), got \(threads)")
+        }
+    }
+
+    static func check(beamSize: Int) throws {
+        guard Self.beamSize.contains(beamSize) else {
+            throw ValidationError("--beam-size must be from 1 (greedy) to \(Self.beamSize.upperBound), got \(beamSize)")
+        }
+    }
+}
