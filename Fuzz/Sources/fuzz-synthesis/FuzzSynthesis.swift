@@ -1,12 +1,13 @@
 import Foundation
 import WarbleModels
+import WarbleText
 
 /// libFuzzer entry: text or SSML through the whole speech pipeline (SSML parser, SpeechPlanner's
 /// chunking and normalising, StreamingSynthesizer's pauses, prosody, fades and events) over a fake
 /// renderer. Bad input may throw; it must never crash, and the audio must hold to invariants: every
 /// sample finite, at most 1 second of audio per input byte plus 1 second, every event inside its chunk.
 ///
-/// The first byte chooses the request: bit 0 forces SSML (otherwise a leading `<speak` does, as in the
+/// The first byte chooses the request: bit 0 forces SSML (otherwise `SSMLParser.isSSML` decides, as in the
 /// server), bit 1 turns on lookahead, bits 2-3 the rate (1, 0.5, 2, 0.25), bit 4 the volume (1, 0.5).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSynthesis(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -15,7 +16,7 @@ public func fuzzSynthesis(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data + 1, count: size - 1), as: UTF8.self)
     let maxSamples = (size + 1) * 1000
     let synthesizer = StreamingSynthesizer(renderer: FakeRenderer(maxSamples: maxSamples), lookahead: flags & 2 != 0)
-    let isSSML = flags & 1 != 0 || text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).hasPrefix("<speak")
+    let isSSML = flags & 1 != 0 || SSMLParser.isSSML(text)
     let request = SynthesisRequest(text: text, isSSML: isSSML, rate: [1, 0.5, 2, 0.25][Int(flags >> 2) & 3],
                                    volume: flags & 16 != 0 ? 0.5 : 1)
     let done = DispatchSemaphore(value: 0)
