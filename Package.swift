@@ -20,6 +20,9 @@ let package = Package(
         .library(name: "WarblePhonemes", targets: ["WarblePhonemes"]),
         .executable(name: "warble", targets: ["warble"]),
         .executable(name: "sd_warble", targets: ["sd_warble"]),
+        // For the fuzz package (Fuzz/) only: it fuzzes the server's and the speech-dispatcher module's parsers.
+        .library(name: "WarbleServer", targets: ["WarbleServer"]),
+        .library(name: "WarbleSpeechd", targets: ["WarbleSpeechd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

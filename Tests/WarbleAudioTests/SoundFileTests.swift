@@ -73,4 +73,19 @@ import Testing
         let message = SoundFileError.formatUnavailable(.mp3, libsndfile: "libsndfile-x").description
         #expect(message.contains("MP3") && message.contains("available for writing"))
     }
+
+    /// Found by fuzz-decode (Fuzz/Corpus/fuzz-decode/flac-claims-billions-of-frames): 47 bytes of FLAC
+    /// header whose stream info claims billions of frames made the reader reserve 63 GB before reading
+    /// one (an out-of-memory abort). The reservation now trusts the header only so far; the file,
+    /// which holds no frames, gives an error or no audio.
+    @Test func headerClaimingBillionsOfFramesAllocatesNothingLikeThat() {
+        let bytes: [UInt8] = [
+            0x66, 0x4c, 0x61, 0x43, 0x00, 0x00, 0x00, 0x22, 0x10, 0x00, 0x10, 0x00, 0x00, 0x01, 0x01, 0x34,
+            0x34, 0x01, 0x00, 0x03, 0x4f, 0x70, 0x75, 0x73, 0x48, 0xa0, 0x00, 0x00, 0x00, 0x00, 0x05, 0x50,
+            0x41, 0x49, 0x46, 0x70, 0x00, 0x00, 0x00, 0xa0, 0x00, 0x00, 0x00, 0x00, 0x05, 0x50, 0x00,
+        ]
+        if let audio = try? SoundFile.decode(Data(bytes)) {
+            #expect(audio.frameCount == 0)
+        }
+    }
 }
