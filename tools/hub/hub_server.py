@@ -172,6 +172,9 @@ class Handler(BaseHTTPRequestHandler):
             self.state.log.append(rec)
 
     def _send(self, status, headers, body=b"", record_extra=None):
+        # Recorded before the answer goes out, so a client that reads /_test/log right after its
+        # answer always finds its request there.
+        self._record(status, record_extra)
         self.send_response(status)
         for k, v in headers:
             self.send_header(k, v)
@@ -179,7 +182,6 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD" and body:
             self.wfile.write(body)
-        self._record(status, record_extra)
 
     def _error(self, err):
         body = json.dumps({"error": err.message}).encode()
@@ -330,11 +332,11 @@ class Handler(BaseHTTPRequestHandler):
             except ValueError:
                 raise HubError(416, "RangeNotSatisfiable", "Bad range %s" % rng)
             if start >= size or end < start:
+                self._record(416)
                 self.send_response(416)
                 self.send_header("Content-Range", "bytes */%d" % size)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
-                self._record(416)
                 return
             status = 206
             headers.append(("Content-Range", "bytes %d-%d/%d" % (start, end, size)))
@@ -349,13 +351,15 @@ class Handler(BaseHTTPRequestHandler):
                     self.state.dropped.add(key)
                     drop = self.state.drop_after
         corrupt_at = size // 2 if (repo.id + "/" + e.path) in self.state.corrupt else -1
+        # Recorded before the answer goes out (see _send), with the cut it will make.
+        cut = drop if self.command == "GET" and drop is not None and drop < length else None
+        self._record(status, {"dropped_after": cut} if cut is not None else None)
         self.send_response(status)
         for k, v in headers:
             self.send_header(k, v)
         self.send_header("Content-Length", str(length))
         self.end_headers()
         if self.command == "HEAD":
-            self._record(status)
             return
         sent = 0
         with open(e.fs_path, "rb") as f:
@@ -382,9 +386,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.connection.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
-            self._record(status, {"dropped_after": sent})
             return
-        self._record(status)
 
     def _model_info(self, repo, rev):
         self._revision(repo, rev)
