@@ -160,11 +160,13 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
                 + renderer.voices.map(\.id).joined(separator: ", "))
         }
         guard SpeechLimits.rate.contains(request.rate) else {
-            throw ModelError(.badInput, "rate must be from \(SpeechLimits.rate.lowerBound) to \(SpeechLimits.rate.upperBound) "
+            let (lowest, highest) = (SpeechLimits.describe(SpeechLimits.rate.lowerBound), SpeechLimits.describe(SpeechLimits.rate.upperBound))
+            throw ModelError(.badInput, "rate must be from \(lowest) to \(highest) "
                 + "(1 is the voice's own speed), got \(request.rate)")
         }
         guard SpeechLimits.volume.contains(request.volume) else {
-            throw ModelError(.badInput, "volume must be from 0 to \(SpeechLimits.volume.upperBound) (1 is unchanged), got \(request.volume)")
+            let highest = SpeechLimits.describe(SpeechLimits.volume.upperBound)
+            throw ModelError(.badInput, "volume must be from 0 to \(highest) (1 is unchanged), got \(request.volume)")
         }
         guard request.sentencePause.isFinite, request.sentencePause >= 0 else {
             throw ModelError(.badInput, "the pause between sentences must be 0 or more seconds, got \(request.sentencePause)")
@@ -176,15 +178,10 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
             let breaks = try SpeechPlanner.explicitPauses(request.text, isSSML: request.isSSML)
             guard breaks <= limit else {
                 throw ModelError(.badInput, "the text's breaks alone last \(Int(breaks.rounded(.up))) s, longer than the "
-                    + "\(Self.seconds(limit)) s of audio one request may produce")
+                    + "\(SpeechLimits.describe(limit)) s of audio one request may produce")
             }
         }
         return try planner.start(request.text, isSSML: request.isSSML)
-    }
-
-    /// A duration for a message: `600` rather than `600.0`.
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() && value < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// The voice and rate an utterance is rendered with.
@@ -298,7 +295,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     private func emit(samples: [Float]) throws -> AudioChunk {
         emittedFrames += samples.count
         if let limit = request.maximumDuration, Double(emittedFrames) > limit * Double(renderer.sampleRate) {
-            throw ModelError(.badInput, "the audio grew past the \(Self.seconds(limit)) s one request may produce; "
+            throw ModelError(.badInput, "the audio grew past the \(SpeechLimits.describe(limit)) s one request may produce; "
                 + "send the text in smaller requests")
         }
         defer { pendingEvents.removeAll() }

@@ -201,7 +201,7 @@ struct SSMLWalker {
                     throw invalid("time", time, of: name, accepted: "a duration such as 250ms or 1.5s", at: range.lowerBound)
                 }
                 guard value <= SpeechLimits.maximumBreak else {
-                    throw scanner.error("<break time=\"\(time)\"> is longer than the \(Self.format(SpeechLimits.maximumBreak)) s "
+                    throw scanner.error("<break time=\"\(time)\"> is longer than the \(SpeechLimits.describe(SpeechLimits.maximumBreak)) s "
                         + "a break may last; use several sentences or a shorter pause", at: range.lowerBound)
                 }
                 seconds = value
@@ -215,11 +215,11 @@ struct SSMLWalker {
         case "prosody":
             for (key, parse, accepted) in [
                 ("rate", SSMLValues.rate, "x-slow, slow, medium, fast, x-fast, default, N%, +N%, -N% or a number, "
-                    + "for a factor from \(Self.format(SpeechLimits.rate.lowerBound)) to \(Self.format(SpeechLimits.rate.upperBound))"),
+                    + "for a factor from \(SpeechLimits.describe(SpeechLimits.rate.lowerBound)) to \(SpeechLimits.describe(SpeechLimits.rate.upperBound))"),
                 ("pitch", SSMLValues.pitch, "x-low, low, medium, high, x-high, default, +N%, -N%, +Nst, -Nst or NHz, "
-                    + "for a factor from \(Self.format(SpeechLimits.pitch.lowerBound)) to \(Self.format(SpeechLimits.pitch.upperBound))"),
+                    + "for a factor from \(SpeechLimits.describe(SpeechLimits.pitch.lowerBound)) to \(SpeechLimits.describe(SpeechLimits.pitch.upperBound))"),
                 ("volume", SSMLValues.volume, "silent, x-soft, soft, medium, loud, x-loud, default, +NdB, -NdB, N% or 0-100, "
-                    + "for a gain of at most \(Self.format(SpeechLimits.volume.upperBound)) (+12 dB)"),
+                    + "for a gain of at most \(SpeechLimits.describe(SpeechLimits.volume.upperBound)) (+12 dB)"),
             ] {
                 guard let raw = attribute(attributes, key) else { continue }
                 guard let factor = parse(raw) else {
@@ -328,11 +328,6 @@ struct SSMLWalker {
             return
         }
         append(.text(collapsed), context, range)
-    }
-
-    /// A number for a message: `10` rather than `10.0`.
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     static func collapseWhitespace(_ text: String) -> String {

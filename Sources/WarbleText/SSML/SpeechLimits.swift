@@ -16,6 +16,11 @@ public enum SpeechLimits {
     /// Volume factors (gains): 0 is silent, 4 is about +12 dB. Nested products are kept inside it.
     public static let volume: ClosedRange<Double> = 0...4
 
+    /// A limit or value for a message: `10` rather than `10.0`, `0.1` as it is.
+    public static func describe(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     /// `value` moved into `range` (NaN becomes the range's lower bound).
     public static func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
         guard !value.isNaN else { return range.lowerBound }
