@@ -2,9 +2,13 @@
 import PackageDescription
 
 // Warble: on-device speech in Swift.
-// Layers (dependencies point down only):
-//   warble (CLI)
-//   WarbleAudio, WarbleText            WarblePhonemes (espeak-ng, GPL-3, kept apart)
+// Layers (dependencies point down only; Docs/Architecture.md):
+//   warble (CLI), sd_warble                      the executables: they make the engine and hand it on
+//   WarbleServer, WarbleSpeechd                  adapters over the vocabulary alone (no ONNX Runtime)
+//   WarbleEngine                                 one engine for every ability, model store, voice library
+//   WarbleModels                                 the model families (Piper/, Kokoro/, Whisper/, VAD/) and the decoding kit
+//   WarbleSpeech                                 the backend-free vocabulary: abilities, value types, planner, streaming
+//   WarbleAudio, WarbleText                      WarblePhonemes (espeak-ng, GPL-3, kept apart)
 //   ONNXRuntime  <-  CONNXRuntime (project-written declarations, loaded with dlopen)
 
 let strict: [SwiftSetting] = [
@@ -15,7 +19,7 @@ let package = Package(
     name: "Warble",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
-        .library(name: "Warble", targets: ["ONNXRuntime", "WarbleAudio", "WarbleText", "WarbleModels", "WarbleEngine"]),
+        .library(name: "Warble", targets: ["ONNXRuntime", "WarbleAudio", "WarbleText", "WarbleSpeech", "WarbleModels", "WarbleEngine"]),
         // GPL-3 (espeak-ng): a separate product so that the core library never links it.
         .library(name: "WarblePhonemes", targets: ["WarblePhonemes"]),
         .executable(name: "warble", targets: ["warble"]),
@@ -56,23 +60,26 @@ let package = Package(
         .target(name: "WarblePhonemes", dependencies: ["CEspeakNG", "WarbleText"], swiftSettings: strict),
         .executableTarget(name: "bench-tokenizer", dependencies: ["WarbleText"], path: "Sources/BenchTokenizer", swiftSettings: strict),
 
+        // MARK: Vocabulary (no model backend: the services depend on this alone)
+        .target(name: "WarbleSpeech", dependencies: ["WarbleAudio", "WarbleText"], swiftSettings: strict),
+
         // MARK: Models
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Float kernels over a vocabulary of logits (max, sum of exponentials, top k), in C so that they vectorise.
         .target(name: "CVectorMath"),
-        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleAudio", "WarbleText", "CZlib", "CVectorMath"],
+        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleAudio", "WarbleText", "CZlib", "CVectorMath"],
                 swiftSettings: strict),
 
         // MARK: Engine
         // glibc's malloc_trim, declared in C (no pointers cross into Swift).
         .target(name: "CHeap"),
-        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleModels", "CHeap"], swiftSettings: strict),
+        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleModels", "CHeap"], swiftSettings: strict),
 
         // MARK: Server
         .target(
             name: "WarbleServer",
             dependencies: [
-                "WarbleEngine", "WarbleModels", "WarbleAudio", "WarbleText",
+                "WarbleSpeech", "WarbleAudio", "WarbleText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -80,7 +87,7 @@ let package = Package(
         ),
 
         // MARK: speech-dispatcher module
-        .target(name: "WarbleSpeechd", dependencies: ["WarbleModels", "WarbleText"], swiftSettings: strict),
+        .target(name: "WarbleSpeechd", dependencies: ["WarbleSpeech", "WarbleText"], swiftSettings: strict),
         // Links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
         .executableTarget(
             name: "sd_warble",
@@ -92,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "warble",
             dependencies: [
-                "ONNXRuntime", "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleModels", "WarbleEngine", "WarbleServer",
+                "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleSpeech", "WarbleEngine", "WarbleServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -103,15 +110,21 @@ let package = Package(
         .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio"], swiftSettings: strict),
         .testTarget(name: "WarbleTextTests", dependencies: ["WarbleText"], swiftSettings: strict),
         .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes"], swiftSettings: strict),
-        .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels"], swiftSettings: strict),
+        .testTarget(name: "WarbleSpeechTests", dependencies: ["WarbleSpeech"], swiftSettings: strict),
+        .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels", "WarbleSpeech"], swiftSettings: strict),
         .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine"], swiftSettings: strict),
-        .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleModels"], swiftSettings: strict),
-        // Real voices end to end; links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
-        .testTarget(name: "WarbleVoicesTests", dependencies: ["WarbleEngine", "WarblePhonemes"], swiftSettings: strict),
+        .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleSpeech"], swiftSettings: strict),
+        // Real voices end to end (also through the server's routes, handed the engine as `warble serve`
+        // does); links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
+        .testTarget(
+            name: "WarbleVoicesTests",
+            dependencies: ["WarbleEngine", "WarblePhonemes", "WarbleServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WarbleServerTests",
             dependencies: [
-                "WarbleServer", "WarbleModels", "WarbleAudio", "WarbleText",
+                "WarbleServer", "WarbleSpeech", "WarbleAudio", "WarbleText",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

@@ -1,5 +1,4 @@
-import ONNXRuntime
-import WarbleModels
+import WarbleSpeech
 
 /// A renderer that looks utterances up in a `ChunkCache` before rendering them.
 struct CachingRenderer: UtteranceRenderer {
@@ -14,24 +13,24 @@ struct CachingRenderer: UtteranceRenderer {
     var chunkCharacters: Int { base.chunkCharacters }
     var firstChunkCharacters: Int? { base.firstChunkCharacters }
 
-    func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {
+    func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
         let key = key(utterance, voice: voice, rate: rate)
         if let cached = cache.value(for: key) { return cached }
-        let rendered = try base.render(utterance, voice: voice, rate: rate, options: options)
+        let rendered = try base.render(utterance, voice: voice, rate: rate, cancel: cancel)
         cache.insert(rendered, for: key)
         return rendered
     }
 
-    func begin(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> any UtteranceRendering {
+    func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> any UtteranceRendering {
         let key = key(utterance, voice: voice, rate: rate)
         if let cached = cache.value(for: key) { return WholeRendering(cached) }
-        return RecordingRendering(try base.begin(utterance, voice: voice, rate: rate, options: options)) { rendered in
+        return RecordingRendering(try base.begin(utterance, voice: voice, rate: rate, cancel: cancel)) { rendered in
             cache.insert(rendered, for: key)
         }
     }
 
-    private func key(_ utterance: Utterance, voice: String, rate: Double) -> ChunkCache.Key {
-        ChunkCache.Key(model: base.modelID, voice: voice, text: utterance.text, phonemes: utterance.phonemes,
+    private func key(_ utterance: Utterance, voice: RenderVoice, rate: Double) -> ChunkCache.Key {
+        ChunkCache.Key(model: base.modelID, voice: voice.cacheKey, text: utterance.text, phonemes: utterance.phonemes,
                        language: utterance.language, rate: Int((rate * 1000).rounded()))
     }
 }
@@ -54,8 +53,8 @@ final class RecordingRendering: UtteranceRendering, @unchecked Sendable {
     var wordWeights: [Int] { base.wordWeights }
     var isFinished: Bool { base.isFinished }
 
-    func nextPiece(options: RunOptions) throws -> [Float] {
-        let piece = try base.nextPiece(options: options)
+    func nextPiece(cancel: CancellationToken) throws -> [Float] {
+        let piece = try base.nextPiece(cancel: cancel)
         samples += piece
         if base.isFinished { done(RenderedUtterance(samples: samples, wordWeights: base.wordWeights)) }
         return piece

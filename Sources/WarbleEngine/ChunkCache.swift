@@ -1,4 +1,5 @@
 import ONNXRuntime
+import WarbleSpeech
 import WarbleModels
 
 /// Rendered utterances, keyed by model, voice, spoken text and rate, kept up to a size bound and

@@ -1,13 +1,17 @@
 import Foundation
 import ONNXRuntime
+import WarbleAudio
 import WarbleModels
+import WarbleSpeech
 import WarbleText
 
-/// The speech engine: the installed voices behind one entry point.
+/// The speech engine: every installed model and every ability behind one entry point: speech
+/// synthesis (stock and library voices), recognition, voice activity detection, voice encoding and
+/// translation. The CLI, the server and the speech-dispatcher module talk only to it.
 ///
-/// Loads each model lazily and once (concurrent first callers share the same load), caches rendered
-/// utterances (bounded), unloads models that have been idle longer than `idleUnloadAfter`, and
-/// publishes what it is doing as a status stream.
+/// Loads each model lazily and once through its family (concurrent first callers share the same
+/// load), caches rendered utterances (bounded), unloads models that have been idle longer than
+/// `idleUnloadAfter`, and publishes what it is doing as a status stream.
 public actor Engine {
     public struct Configuration: Sendable {
         /// The voice used when a request names none (falls back to the first installed voice).
@@ -16,7 +20,10 @@ public actor Engine {
         public var idleUnloadAfter: Duration?
         /// Upper bound of the rendered-utterance cache.
         public var cacheBytes: Int
-        public var sessionOptions: SessionOptions
+        /// ONNX Runtime intra-op threads per session (0: ONNX Runtime's choice).
+        public var threads: Int
+        /// Whether ONNX Runtime keeps its memory arena (faster repeated runs, memory held at its peak).
+        public var memoryArena: Bool
         /// Whether each request renders its next utterance while the current one is handed out (see
         /// `StreamingSynthesizer.lookahead`): sooner done on a machine with cores to spare, for one
         /// request at a time. Off by default (a server runs requests side by side instead).
@@ -26,47 +33,57 @@ public actor Engine {
         public var releaseMemoryWhenIdle: Bool
 
         public init(defaultVoice: String = "en_US-joe-medium", idleUnloadAfter: Duration? = .seconds(600),
-                    cacheBytes: Int = 64 << 20, sessionOptions: SessionOptions = .init(),
+                    cacheBytes: Int = 64 << 20, threads: Int = 0, memoryArena: Bool = true,
                     releaseMemoryWhenIdle: Bool = true, lookahead: Bool = false) {
             self.defaultVoice = defaultVoice
             self.idleUnloadAfter = idleUnloadAfter
             self.cacheBytes = cacheBytes
-            self.sessionOptions = sessionOptions
+            self.threads = threads
+            self.memoryArena = memoryArena
             self.releaseMemoryWhenIdle = releaseMemoryWhenIdle
             self.lookahead = lookahead
         }
+
+        /// The session options every family starts from.
+        var sessionOptions: SessionOptions { SessionOptions(intraOpThreads: threads, memoryArena: memoryArena) }
     }
 
     public let configuration: Configuration
-    public let store: ModelStore
+    public nonisolated let store: ModelStore
     public nonisolated let cache: ChunkCache
-    private let registry: ModelRegistry
-    private let phonemizer: any Phonemizer
+    /// The user's voices (`$WARBLE_HOME/voices`), listed with the stock voices.
+    public nonisolated let library: VoiceLibrary
+    private let families: ModelFamilies
+    private let phonemizer: (any Phonemizer)?
 
     private var installed: [String: InstalledModel] = [:]
     private var voiceIndex: [String: (voice: VoiceDescription, model: String)] = [:]
-    private var orderedVoices: [VoiceDescription] = []
-    private var loads: [String: Task<any UtteranceRenderer, any Error>] = [:]
+    private var stockVoices: [VoiceDescription] = []
+    private var libraryVoices: VoiceLibrary.Snapshot = .empty
+    private var loads: [String: Task<LoadedModel, any Error>] = [:]
     private var lastUsed: [String: ContinuousClock.Instant] = [:]
     private var active: [String: Int] = [:]
     private var status: EngineStatus = .idle
     private var observers: [UUID: AsyncStream<EngineStatus>.Continuation] = [:]
     private var sweeper: Task<Void, Never>?
 
-    /// Reads the installed models' manifests; models load on first use.
-    public init(store: ModelStore = ModelStore(), phonemizer: any Phonemizer, registry: ModelRegistry = .builtIn,
+    /// Reads the installed models' manifests and the voice library; models load on first use.
+    /// `phonemizer`: text to phonemes for the families that need one (the executables give espeak-ng's).
+    public init(store: ModelStore = ModelStore(), phonemizer: (any Phonemizer)?, families: ModelFamilies = .builtIn,
                 configuration: Configuration = .init()) {
         self.store = store
         self.phonemizer = phonemizer
-        self.registry = registry
+        self.families = families
         self.configuration = configuration
         self.cache = ChunkCache(capacityBytes: configuration.cacheBytes)
+        self.library = VoiceLibrary(directory: store.voicesDirectory)
         let (models, _) = store.scan()
         var installed: [String: InstalledModel] = [:]
         var index: [String: (VoiceDescription, String)] = [:]
         var ordered: [VoiceDescription] = []
-        for model in models where registry.speaks(model.manifest.family) {
+        for model in models where !families.abilities(of: model.manifest.family).isEmpty {
             installed[model.manifest.id] = model
+            guard families.abilities(of: model.manifest.family).contains(.synthesis) else { continue }
             for voice in model.manifest.voices where index[voice.id] == nil {
                 let description = VoiceDescription(
                     id: voice.id, displayName: voice.displayName ?? voice.id, language: voice.language,
@@ -77,7 +94,7 @@ public actor Engine {
         }
         self.installed = installed
         self.voiceIndex = index.mapValues { (voice: $0.0, model: $0.1) }
-        self.orderedVoices = ordered
+        self.stockVoices = ordered
     }
 
     deinit {
@@ -87,26 +104,45 @@ public actor Engine {
 
     // MARK: Voices
 
-    /// Every voice of every installed speaking model.
-    public var voices: [VoiceDescription] { orderedVoices }
+    /// Every voice: the stock voices of every installed speaking model, then the library's voices of
+    /// installed models (the library is read again when it changed, so a voice added while a server
+    /// runs is there on the next request).
+    public var voices: [VoiceDescription] {
+        refreshLibrary()
+        return stockVoices + libraryVoices.profiles.compactMap(libraryDescription)
+    }
 
     /// The voice a request without one gets.
     public var defaultVoice: VoiceDescription? {
-        voiceIndex[configuration.defaultVoice]?.voice ?? orderedVoices.first
+        voiceIndex[configuration.defaultVoice]?.voice ?? stockVoices.first
     }
 
     /// The voice `id` (or the default for nil); a clear error listing the voices when unknown.
     public func voice(_ id: String?) throws -> VoiceDescription {
         if let id {
             if let found = voiceIndex[id]?.voice { return found }
-            if let byName = orderedVoices.first(where: { $0.displayName == id }) { return byName }
+            refreshLibrary()
+            if let profile = libraryVoices.profile(id), let found = libraryDescription(profile) { return found }
+            let all = voices
+            if let byName = all.first(where: { $0.displayName == id }) { return byName }
             throw ModelError(.unknownVoice, "unknown voice '\(id)'; installed voices: "
-                + (orderedVoices.isEmpty ? "none (run scripts/setup.sh)" : orderedVoices.map(\.id).joined(separator: ", ")))
+                + (all.isEmpty ? "none (run scripts/setup.sh)" : all.map(\.id).joined(separator: ", ")))
         }
         guard let voice = defaultVoice else {
             throw ModelError(.badModel, "no voices are installed in \(store.modelsDirectory.path); run scripts/setup.sh")
         }
         return voice
+    }
+
+    /// A library voice as voice lists show it; nil when its model is not installed.
+    private func libraryDescription(_ profile: VoiceProfile) -> VoiceDescription? {
+        guard let model = installed[profile.model], families.abilities(of: model.manifest.family).contains(.synthesis)
+        else { return nil }
+        return profile.voiceDescription(sampleRate: model.manifest.sampleRate)
+    }
+
+    private func refreshLibrary() {
+        if let newer = library.snapshot(ifNewerThan: libraryVoices) { libraryVoices = newer }
     }
 
     // MARK: Synthesis
@@ -124,11 +160,17 @@ public actor Engine {
         let renderer = try await renderer(for: voice.model)
         var named = request
         named.voice = voice.id
+        let profile = voiceIndex[voice.id] == nil ? libraryVoices.profile(voice.id) : nil
         let synthesizer = StreamingSynthesizer(renderer: CachingRenderer(base: renderer, cache: cache),
-                                               lookahead: configuration.lookahead)
-        active[voice.model, default: 0] += 1
-        publish(.synthesizing(model: voice.model))
+                                               lookahead: configuration.lookahead, profile: profile)
+        begin(model: voice.model, status: .synthesizing(model: voice.model))
         return (synthesizer.synthesize(named), voice.model)
+    }
+
+    /// Counts a request on `model` (a model in use is never unloaded).
+    func begin(model: String, status: EngineStatus) {
+        active[model, default: 0] += 1
+        publish(status)
     }
 
     func finish(model: String) {
@@ -146,31 +188,47 @@ public actor Engine {
 
     // MARK: Loading
 
-    /// The loaded model `id`, loading it once however many callers ask at the same time.
-    public func renderer(for id: String) async throws -> any UtteranceRenderer {
+    /// The loaded model `id`, loading it once (through its family) however many callers ask at the same time.
+    public func model(_ id: String) async throws -> LoadedModel {
         lastUsed[id] = .now
         if let load = loads[id] { return try await load.value }
         guard let model = installed[id] else {
-            throw ModelError(.badModel, "model '\(id)' is not installed; run scripts/setup.sh")
+            let known = installed.keys.sorted()
+            throw ModelError(.badModel, "model '\(id)' is not installed"
+                + (known.isEmpty ? "" : " (installed: \(known.joined(separator: ", ")))") + "; run scripts/setup.sh")
         }
-        let phonemizer = self.phonemizer
-        let registry = self.registry
-        let options = configuration.sessionOptions
+        let families = self.families
+        let context = FamilyContext(phonemizer: phonemizer, sessionOptions: configuration.sessionOptions)
+        let files = ModelFiles(manifest: model.manifest, directory: model.directory)
         publish(.loading(model: id))
-        let task = Task.detached(priority: .userInitiated) { () throws -> any UtteranceRenderer in
-            try registry.load(model, phonemizer: phonemizer, options: options)
+        let task = Task.detached(priority: .userInitiated) { () throws -> LoadedModel in
+            try families.load(files, context: context)
         }
         loads[id] = task
         do {
-            let renderer = try await task.value
+            let loaded = try await task.value
             publish(.ready(model: id))
             startSweeperIfNeeded()
-            return renderer
+            return loaded
         } catch {
-            loads[id] = nil
+            loads[id] = nil  // a later request tries again (the files may be fixed meanwhile)
             publish(.failed(model: id, message: "\(error)"))
             throw error
         }
+    }
+
+    /// The installed models that offer `ability`, sorted by id.
+    public func models(offering ability: Ability) -> [InstalledModel] {
+        installed.values.filter { families.abilities(of: $0.manifest.family).contains(ability) }
+            .sorted { $0.manifest.id < $1.manifest.id }
+    }
+
+    /// The text-to-speech renderer of model `id`.
+    public func renderer(for id: String) async throws -> any UtteranceRenderer {
+        guard let renderer = try await model(id).renderer else {
+            throw ModelError(.badModel, "model '\(id)' does not speak (it is a \(installed[id]?.manifest.family ?? "?") model)")
+        }
+        return renderer
     }
 
     /// Ids of the models loaded now.

@@ -5,5 +5,6 @@ public enum EngineStatus: Sendable, Equatable {
     case loading(model: String)
     case ready(model: String)
     case synthesizing(model: String)
+    case recognizing(model: String)
     case failed(model: String, message: String)
 }

@@ -1,6 +1,6 @@
 import Foundation
 import ONNXRuntime
-@_exported import WarbleModels
+@_exported import WarbleSpeech
 
 /// The models installed under `$WARBLE_HOME/models/<id>/`, each described by its `manifest.json`.
 /// The store reads and checks; installing is the set-up's job (`scripts/setup.sh`).
@@ -13,6 +13,13 @@ public struct ModelStore: Sendable {
     }
 
     public var modelsDirectory: URL { home.appendingPathComponent("models", isDirectory: true) }
+    /// The voice library: `voices/<id>/profile.json`.
+    public var voicesDirectory: URL { home.appendingPathComponent("voices", isDirectory: true) }
+
+    /// `$WARBLE_HOME` as the environment sets it (default `$XDG_DATA_HOME/warble`, `~/.local/share/warble`).
+    public static var defaultHome: URL { LibraryLocator.warbleHome() }
+    /// The environment variable that names ONNX Runtime's library file.
+    public static var runtimeLibraryVariable: String { LibraryLocator.libraryVariable }
 
     /// Every installed model whose manifest reads, sorted by id, and the problems with the others.
     public func scan() -> (models: [InstalledModel], problems: [ModelStoreError]) {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import WarbleModels
+import WarbleSpeech
 import WarbleText
 
 extension APIError {

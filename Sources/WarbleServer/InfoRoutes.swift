@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import WarbleModels
+import WarbleSpeech
 
 /// The read-only routes: `GET /v1/models`, `/v1/models/{id}`, `/v1/audio/voices`, `/health`.
 struct InfoRoutes<Backend: SpeechBackend>: Sendable {

@@ -1,4 +1,4 @@
-import WarbleModels
+import WarbleSpeech
 
 /// The models the API offers: OpenAI's names as aliases for "any installed voice", plus each
 /// installed model by its own id; and the choice of voice for a (model, voice) pair.

@@ -1,4 +1,4 @@
-import WarbleModels
+import WarbleSpeech
 
 /// The recognition models the API offers: OpenAI's `whisper-1` (mapped to the configured default
 /// for each task) and each installed model by its own id.

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
-import WarbleModels
+import WarbleSpeech
 
 /// `POST /v1/audio/speech`: validates, waits for a synthesis slot, takes the first chunk before
 /// answering (so bad SSML or an unknown voice still get their status code), then streams the rest.

@@ -1,5 +1,5 @@
 import Foundation
-import WarbleModels
+import WarbleSpeech
 
 /// Frames a request's chunks as the response body: the audio bytes themselves (`stream_format`
 /// "audio"), or server-sent events carrying base64 audio plus the marks, words and sentences with

@@ -1,4 +1,4 @@
-import WarbleModels
+import WarbleSpeech
 
 /// One request's synthesis stream, pulled a chunk at a time by whichever task serves the request
 /// (the handler takes the first chunk, the response body the rest). Cancelling the pulling task

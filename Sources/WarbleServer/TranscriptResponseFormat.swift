@@ -1,5 +1,5 @@
 import Foundation
-import WarbleModels
+import WarbleSpeech
 
 /// The `response_format`s of OpenAI's transcription and translation routes, and the body of each.
 enum TranscriptResponseFormat: String, CaseIterable, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import WarbleAudio
-import WarbleModels
+import WarbleSpeech
 
 /// The fields of a `POST /v1/audio/transcriptions` (or `/translations`) form, checked: OpenAI's
 /// `file`, `model`, `language` (transcriptions only), `prompt`, `temperature`, `response_format`,

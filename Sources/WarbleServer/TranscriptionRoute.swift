@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import WarbleAudio
-import WarbleModels
+import WarbleSpeech
 
 /// `POST /v1/audio/transcriptions` and `/v1/audio/translations`: a multipart upload (within the
 /// upload limit) is checked and decoded, waits for a slot (shared with speech), and is transcribed

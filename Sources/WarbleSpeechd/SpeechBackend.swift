@@ -1,4 +1,4 @@
-import WarbleModels
+import WarbleSpeech
 
 /// What the module speaks with: the voices and a synthesizer. `Engine` in sd_warble; a fake in tests.
 public struct SpeechBackend: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import WarbleModels
+import WarbleSpeech
 
 /// speech-dispatcher's output-module protocol over a `SpeechBackend`.
 ///

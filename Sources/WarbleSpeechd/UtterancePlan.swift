@@ -1,5 +1,5 @@
 import Foundation
-import WarbleModels
+import WarbleSpeech
 import WarbleText
 
 /// How one message will be spoken: the request for the engine and how its audio is delivered.

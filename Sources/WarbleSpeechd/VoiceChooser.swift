@@ -1,6 +1,6 @@
 import Foundation
 
-import WarbleModels
+import WarbleSpeech
 
 /// Picks the Warble voice for speech-dispatcher's settings.
 ///

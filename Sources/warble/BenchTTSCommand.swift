@@ -43,7 +43,7 @@ struct BenchTTSCommand: AsyncParsableCommand {
         let phonemizer = TimedPhonemizer(EspeakPhonemizer())
         let engine = Engine(phonemizer: phonemizer, configuration: Engine.Configuration(
             defaultVoice: voice, idleUnloadAfter: nil, cacheBytes: cacheMb << 20,
-            sessionOptions: SessionOptions(intraOpThreads: threads, memoryArena: memoryArena)))
+            threads: threads, memoryArena: memoryArena))
         let chosen = try await engine.voice(voice)
         var report = BenchTTSReport(voice: chosen.id, threads: threads, memory_arena: memoryArena, cache_mib: cacheMb)
 

@@ -13,12 +13,14 @@ enum EngineFactory {
     /// the current one is out (`Engine.Configuration.lookahead`), each on half the cores, which finishes
     /// a text sooner than one utterance at a time on all of them. Any other value: that many ONNX Runtime
     /// threads, one utterance at a time.
-    static func make(threads: Int = 0, cacheBytes: Int = commandCacheBytes) -> Engine {
+    ///
+    /// With `recognition`, the engine is for speech recognition: `threads` is handed to ONNX Runtime as
+    /// it is (0: ONNX Runtime's choice), and no look-ahead.
+    static func make(threads: Int = 0, cacheBytes: Int = commandCacheBytes, recognition: Bool = false) -> Engine {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let lookahead = threads == 0 && cores >= 2
+        let lookahead = !recognition && threads == 0 && cores >= 2
         let intraOp = lookahead ? max(1, cores / 2) : threads
         return Engine(phonemizer: EspeakPhonemizer(),
-                      configuration: Engine.Configuration(cacheBytes: cacheBytes, sessionOptions: .init(intraOpThreads: intraOp),
-                                                          lookahead: lookahead))
+                      configuration: Engine.Configuration(cacheBytes: cacheBytes, threads: intraOp, lookahead: lookahead))
     }
 }

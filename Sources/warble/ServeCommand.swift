@@ -109,11 +109,11 @@ struct ServeCommand: AsyncParsableCommand {
         do { try settings.validate() } catch { throw ValidationError(error.description) }
 
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(
-            cacheBytes: cacheMB << 20, sessionOptions: .init(intraOpThreads: threads, memoryArena: memoryArena)))
+            cacheBytes: cacheMB << 20, threads: threads, memoryArena: memoryArena))
         if !noPreload, let voice = await engine.defaultVoice {
             _ = try await engine.renderer(for: voice.model)
         }
-        let server = SpeechServer(backend: engine, transcriber: WhisperBackend(threads: threads), configuration: settings)
+        let server = SpeechServer(backend: engine, transcriber: engine, configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         try await server.run(logLevel: logLevel) { port in
             FileHandle.standardError.write(Data("warble: serving on http://\(shownHost):\(port)\n".utf8))

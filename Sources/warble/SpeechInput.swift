@@ -29,11 +29,18 @@ enum SpeechInput {
         }
     }
 
-    /// The installed Whisper model `id`; when it is missing, the error names the command that installs it.
-    static func whisper(_ id: String, threads: Int) throws -> WhisperModel {
+    /// An engine for recognition: `threads` ONNX Runtime threads per model (0: ONNX Runtime's choice).
+    static func engine(threads: Int) -> Engine {
+        EngineFactory.make(threads: threads, recognition: true)
+    }
+
+    /// Checks that the Whisper model `id` is installed; when it is missing, the error names the command
+    /// that installs it.
+    static func requireWhisper(_ id: String, in engine: Engine) async throws {
+        if await engine.recognitionModels().contains(where: { $0.id == id }) { return }
         let installed: InstalledModel
         do {
-            installed = try ModelStore().model(id)
+            installed = try engine.store.model(id)
         } catch let error as ModelStoreError where error.kind == .notInstalled {
             let found = "\(error.message.split(separator: ";").first ?? "")"
             guard installableWhisperIDs.contains(id) else {
@@ -42,19 +49,21 @@ enum SpeechInput {
             }
             throw ModelError(.badModel, "\(found); install it with: tools/whisper/install.sh \(id)")
         }
-        guard installed.manifest.family == "whisper" else {
-            throw ModelError(.badModel, "model '\(id)' is a \(installed.manifest.family) model, not a speech recognition "
-                + "model (installed Whisper models: \(whisperIDs().joined(separator: ", ")))")
+        throw ModelError(.badModel, "model '\(id)' is a \(installed.manifest.family) model, not a speech recognition "
+            + "model (installed Whisper models: \(await engine.recognitionModels().map(\.id).joined(separator: ", ")))")
+    }
+
+    /// The Silero VAD detector, for --vad; a clear error naming the installer when it is missing.
+    static func voiceActivityDetector(in engine: Engine) async throws -> any VoiceActivityDetector {
+        guard await !engine.models(offering: .voiceActivity).isEmpty else {
+            throw ModelError(.badModel, "--vad needs Silero VAD, which is not installed; install it with: "
+                + "scripts/models/silero-vad.sh")
         }
-        return try WhisperModel(directory: installed.directory, threads: threads)
+        return try await engine.voiceActivityDetector()
     }
 
     /// The ids tools/whisper/install.sh knows (kept in step with its case list; scripts/test-hints.sh checks).
     static let installableWhisperIDs = ["whisper-tiny.en", "whisper-base", "whisper-tiny.en-int8", "whisper-base-int8"]
-
-    static func whisperIDs() -> [String] {
-        ModelStore().scan().models.filter { $0.manifest.family == "whisper" }.map(\.manifest.id)
-    }
 
     static func note(_ message: String) {
         FileHandle.standardError.write(Data("warble: \(message)\n".utf8))

@@ -43,11 +43,12 @@ struct TranscribeCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let model = try SpeechInput.whisper(recognition.model, threads: recognition.threads)
+            let engine = SpeechInput.engine(threads: recognition.threads)
+            try await SpeechInput.requireWhisper(recognition.model, in: engine)
             var rendered: [String] = []
             for file in files {
                 let audio = try SpeechInput.read(file)
-                let segments = try await recognition.transcribe(audio, model: model, task: task,
+                let segments = try await recognition.transcribe(audio, engine: engine, task: task,
                                                                 progress: quiet ? nil : file)
                 let text = try format.render(segments, language: segments.first?.language, duration: audio.duration)
                 if files.count > 1, format != .json {
@@ -105,22 +106,17 @@ struct RecognitionOptions: ParsableArguments {
 
     /// Runs Whisper on `audio`, writing progress to standard error for long audio when `progress`
     /// names the input.
-    func transcribe(_ audio: AudioBuffer, model: WhisperModel, task: TranscriptionOptions.Task,
+    func transcribe(_ audio: AudioBuffer, engine: Engine, task: TranscriptionOptions.Task,
                     progress: String?) async throws -> [TranscriptSegment] {
         var options = TranscriptionOptions(language: language == "auto" ? nil : language, task: task,
                                            beamSize: beamSize)
         if let temperature { options.temperatures = [temperature] }
         options.conditionOnPreviousText = !noPreviousText
-        let recognizer = WhisperRecognizer(model: model)
         let duration = audio.duration
         let report = progress != nil && duration > 60
         var segments: [TranscriptSegment] = []
-        let stream: AsyncThrowingStream<TranscriptSegment, any Error>
-        if vad {
-            stream = try VADLoader.filter(recognizer).transcribe(audio, options: options)
-        } else {
-            stream = recognizer.transcribe(audio, options: options)
-        }
+        let detector = vad ? try await SpeechInput.voiceActivityDetector(in: engine) : nil
+        let stream = engine.transcribe(audio, model: model, options: options, detector: detector)
         for try await segment in stream {
             segments.append(segment)
             if report {
@@ -128,6 +124,8 @@ struct RecognitionOptions: ParsableArguments {
             }
         }
         if report { SpeechInput.note(String(format: "%@: done (%.1f s)", progress ?? "", duration)) }
+        // A cancelled consumer ends the stream early without an error: report it as one.
+        try Task.checkCancellation()
         return segments
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import WarbleModels
+import WarbleSpeech
 
 /// How a transcript is written: plain text, SubRip, WebVTT or JSON (segments with times).
 enum TranscriptFormat: String, ExpressibleByArgument, CaseIterable, Sendable {

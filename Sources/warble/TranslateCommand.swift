@@ -47,11 +47,12 @@ struct TranslateCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let whisper = try SpeechInput.whisper(model, threads: threads)
+            let engine = SpeechInput.engine(threads: threads)
+            try await SpeechInput.requireWhisper(model, in: engine)
             let audio = try SpeechInput.read(input)
             let text = try await SpeechTranslation.englishText(
-                of: audio, model: whisper, language: language == "auto" ? nil : language, beamSize: beamSize,
-                vad: vad)
+                of: audio, engine: engine, model: model, language: language == "auto" ? nil : language,
+                beamSize: beamSize, vad: vad)
             if output != "-" { print(text) }
             if let output {
                 guard !text.isEmpty else {
@@ -88,31 +89,22 @@ extension TranslateCommand {
     }
 }
 
-/// The text half of speech → text → speech translation, shared by the command and the server.
+/// The text half of speech → text → speech translation.
 enum SpeechTranslation {
-    static func englishText(of audio: AudioBuffer, model: WhisperModel, language: String?, beamSize: Int,
+    /// Speech in any language Whisper knows → English text (Whisper's translate task).
+    static func englishText(of audio: AudioBuffer, engine: Engine, model: String, language: String?, beamSize: Int,
                             vad: Bool) async throws -> String {
-        let recognizer = WhisperRecognizer(model: model)
-        guard vad else { return try await recognizer.translateToEnglish(audio, language: language, beamSize: beamSize) }
+        guard await engine.recognitionModels().first(where: { $0.id == model })?.canTranslate == true else {
+            throw ModelError(.unknownVoice, "\(model) is English-only and cannot translate; "
+                + "use a multilingual model (--model whisper-base)")
+        }
         let options = TranscriptionOptions(language: language, task: .translate, beamSize: beamSize)
+        let detector = vad ? try await SpeechInput.voiceActivityDetector(in: engine) : nil
         var text = ""
-        for try await segment in try VADLoader.filter(recognizer).transcribe(audio, options: options) {
+        for try await segment in engine.transcribe(audio, model: model, options: options, detector: detector) {
             text += segment.text
         }
+        try Task.checkCancellation()
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-}
-
-/// Silero VAD from the model store.
-enum VADLoader {
-    static func filter(_ recognizer: WhisperRecognizer) throws -> VoiceActivityFilter<WhisperRecognizer> {
-        let installed: InstalledModel
-        do {
-            installed = try ModelStore().model("silero-vad")
-        } catch {
-            throw ModelError(.badModel, "--vad needs Silero VAD, which is not installed; install it with: "
-                + "scripts/models/silero-vad.sh")
-        }
-        return VoiceActivityFilter(recognizer: recognizer, vad: try SileroVAD(directory: installed.directory))
     }
 }

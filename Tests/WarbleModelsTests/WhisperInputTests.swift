@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 import Testing
 import WarbleAudio

@@ -1,5 +1,5 @@
 import Foundation
-import WarbleModels
+import WarbleSpeech
 import WarbleServer
 import WarbleText
 

@@ -1,6 +1,6 @@
 import Foundation
 import WarbleAudio
-import WarbleModels
+import WarbleSpeech
 import WarbleServer
 
 /// A synthetic recognition backend: two models (English-only `whisper-tiny.en`, multilingual

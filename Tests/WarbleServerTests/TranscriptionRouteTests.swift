@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import WarbleAudio
-import WarbleModels
+import WarbleSpeech
 @testable import WarbleServer
 
 /// `POST /v1/audio/transcriptions` and `/translations` over the synthetic backend: every response

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WarbleModels
+import WarbleSpeech
 @testable import WarbleSpeechd
 
 /// Collects what the module sends, applying the gate when sent (a writer that is never behind), and

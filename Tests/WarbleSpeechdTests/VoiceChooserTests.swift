@@ -1,5 +1,5 @@
 import Testing
-import WarbleModels
+import WarbleSpeech
 import WarbleSpeechd
 
 @Suite struct VoiceChooserTests {

@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 import ONNXRuntime
 import Testing
@@ -14,17 +15,25 @@ import WarblePhonemes
         var count: Int { lock.lock(); defer { lock.unlock() }; return value }
     }
 
-    private func engine(counter: LoadCounter? = nil, idle: Duration? = nil) -> Engine {
-        var registry = ModelRegistry.builtIn
-        if let counter {
-            registry.register(family: "piper") { model, phonemizer, options in
-                counter.increment()
-                return try PiperVoice(directory: model.directory, manifest: model.manifest, phonemizer: phonemizer,
-                                      sessionOptions: options, noiseScale: 0, noiseW: 0)
-            }
+    /// Piper, counting its loads.
+    struct CountingPiperFamily: ModelFamily {
+        let counter: LoadCounter
+        let name = "piper"
+        let abilities: Set<Ability> = [.synthesis]
+
+        func load(_ model: ModelFiles, configuration: PiperModelConfiguration, context: FamilyContext) throws -> LoadedModel {
+            counter.increment()
+            return LoadedModel(renderer: try PiperVoice(directory: model.directory, manifest: model.manifest,
+                                                        phonemizer: try context.requirePhonemizer(for: name),
+                                                        sessionOptions: context.sessionOptions, noiseScale: 0, noiseW: 0))
         }
-        return Engine(phonemizer: EspeakPhonemizer(), registry: registry,
-                      configuration: .init(idleUnloadAfter: idle, sessionOptions: .init(intraOpThreads: 2)))
+    }
+
+    private func engine(counter: LoadCounter? = nil, idle: Duration? = nil) -> Engine {
+        var families = ModelFamilies.builtIn
+        if let counter { families.register(CountingPiperFamily(counter: counter)) }
+        return Engine(phonemizer: EspeakPhonemizer(), families: families,
+                      configuration: .init(idleUnloadAfter: idle, threads: 2))
     }
 
     @Test func listsInstalledVoicesWithJoeAsDefault() async throws {

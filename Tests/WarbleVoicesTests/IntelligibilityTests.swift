@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 import ONNXRuntime
 import Testing
@@ -47,7 +48,7 @@ import WarblePhonemes
     func voiceIsUnderstoodByWhisper(voice: String, maxWER: Double) async throws {
         let whisper = try Self.whisper.get()
         let engine = Engine(phonemizer: EspeakPhonemizer(),
-                            configuration: .init(sessionOptions: .init(intraOpThreads: 2)))
+                            configuration: .init(threads: 2))
         let recognizer = WhisperRecognizer(model: whisper)
         let options = TranscriptionOptions(language: nil, beamSize: 1, temperatures: [0], timestamps: false,
                                            conditionOnPreviousText: false)

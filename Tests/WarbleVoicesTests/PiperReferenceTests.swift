@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 import ONNXRuntime
 import Testing
@@ -109,13 +110,13 @@ import WarblePhonemes
         let golden = try Self.golden()
         let piper = try InstalledVoices.sharedPiper.get()
         #expect(piper.split != nil, "the set-up splits the voice")
-        let options = try RunOptions()
+        let cancel = CancellationToken()
         for item in golden.cases {
             let reference = try Self.samples(item.samples)
             var utterance = Utterance(text: "", phonemes: item.phonemes, language: "en-us", sourceRange: 0..<1,
                                       words: [0..<1], endsSentence: true)
             utterance.opensRequest = opensRequest
-            let ours = try piper.render(utterance, voice: piper.defaultVoice, rate: 1, options: options).samples
+            let ours = try piper.render(utterance, voice: RenderVoice(id: piper.defaultVoice), rate: 1, cancel: cancel).samples
             #expect(ours.count == reference.count, "\(item.text): \(ours.count) samples, piper-tts \(reference.count)")
             let (maxAbs, snr) = Self.compare(ours, reference)
             print("split, windowed (opensRequest \(opensRequest)) vs piper-tts, \(item.text): max abs \(maxAbs), SNR \(snr) dB")

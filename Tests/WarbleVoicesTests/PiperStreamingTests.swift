@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 import ONNXRuntime
 import Testing
@@ -22,10 +23,10 @@ import WarblePhonemes
         let split = try #require(piper.split, "the set-up splits the voice at its decoder input")
         #expect(split.hopSamples == 256)
         #expect(split.contextFrames >= 11, "derived from the decoder's receptive field (about ±11 frames)")
-        let options = try RunOptions()
-        let rendering = try piper.begin(Self.sentence, voice: piper.defaultVoice, rate: 1, options: options)
+        let cancel = CancellationToken()
+        let rendering = try piper.begin(Self.sentence, voice: RenderVoice(id: piper.defaultVoice), rate: 1, cancel: cancel)
         var pieces: [[Float]] = []
-        while !rendering.isFinished { pieces.append(try rendering.nextPiece(options: options)) }
+        while !rendering.isFinished { pieces.append(try rendering.nextPiece(cancel: cancel)) }
         let windowed = pieces.flatMap { $0 }
         #expect(pieces.count >= 2, "growing windows: \(pieces.map(\.count))")
         #expect(pieces.first?.count == 32 * 256)
@@ -44,10 +45,10 @@ import WarblePhonemes
         var long = Self.sentence
         long.opensRequest = false
         long.text = Array(repeating: long.text, count: 3).joined(separator: " ")
-        let options = try RunOptions()
-        let rendering = try piper.begin(long, voice: piper.defaultVoice, rate: 1, options: options)
+        let cancel = CancellationToken()
+        let rendering = try piper.begin(long, voice: RenderVoice(id: piper.defaultVoice), rate: 1, cancel: cancel)
         var pieces: [[Float]] = []
-        while !rendering.isFinished { pieces.append(try rendering.nextPiece(options: options)) }
+        while !rendering.isFinished { pieces.append(try rendering.nextPiece(cancel: cancel)) }
         let largest = PiperWindowedRendering.maximumWindow * 256
         #expect(rendering.totalSamples > 2 * largest, "the test sentence needs three windows or more")
         #expect(pieces.allSatisfy { $0.count <= largest }, "\(pieces.map(\.count))")

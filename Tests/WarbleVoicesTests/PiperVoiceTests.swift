@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 import ONNXRuntime
 import Testing

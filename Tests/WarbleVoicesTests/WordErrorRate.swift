@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 
 /// Word error rate for the intelligibility checks: (substitutions + deletions + insertions) / reference

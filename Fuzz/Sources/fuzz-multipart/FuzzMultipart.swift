@@ -1,5 +1,5 @@
 import Foundation
-import WarbleModels
+import WarbleSpeech
 @testable import WarbleServer
 
 /// libFuzzer entry: the `multipart/form-data` parser of the transcription routes. The input's first

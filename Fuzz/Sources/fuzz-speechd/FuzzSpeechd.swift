@@ -1,5 +1,5 @@
 import Foundation
-import WarbleModels
+import WarbleSpeech
 import WarbleText
 @testable import WarbleSpeechd
 

@@ -1,6 +1,6 @@
 import Foundation
-import ONNXRuntime
-import WarbleModels
+
+import WarbleSpeech
 
 /// A renderer with no model: 1,000 samples a second, 20 samples (0.02 s) per character or phoneme at
 /// rate 1, longer as the rate falls, as a real voice's audio does. Refuses (as a precondition failure,
@@ -18,7 +18,7 @@ struct FakeRenderer: UtteranceRenderer {
     /// The most samples the request may produce in all.
     let maxSamples: Int
 
-    func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {
+    func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
         precondition(rate.isFinite && rate > 0, "rendering at rate \(rate)")
         let characters = utterance.phonemes?.count ?? utterance.text.count
         let length = Double(characters * Self.samplesPerCharacter) / rate

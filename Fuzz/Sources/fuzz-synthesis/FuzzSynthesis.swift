@@ -1,5 +1,5 @@
 import Foundation
-import WarbleModels
+import WarbleSpeech
 import WarbleText
 
 /// libFuzzer entry: text or SSML through the whole speech pipeline (SSML parser, SpeechPlanner's

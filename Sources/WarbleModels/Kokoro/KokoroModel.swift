@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 import ONNXRuntime
 import WarbleText
@@ -19,7 +20,7 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     // Immutable after init; Session is thread-safe.
     public let modelID: String
     public let voices: [VoiceDescription]
-    public let session: Session
+    let session: Session
     public let sampleRate: Int
     public let defaultVoice: String
     public let language: String
@@ -31,12 +32,19 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     private let styles: [String: KokoroStyleTable]
     private let phonemizer: any Phonemizer
 
-    public init(directory: URL, manifest: ModelManifest, phonemizer: any Phonemizer,
+    public convenience init(directory: URL, manifest: ModelManifest, phonemizer: any Phonemizer,
+                            sessionOptions: SessionOptions = .init(), chunkCharacters: Int = 90,
+                            firstChunkCharacters: Int? = 80) throws {
+        let configuration = try ModelConfigurationReader.decode(KokoroConfiguration.self, from: manifest)
+        try self.init(directory: directory, manifest: manifest, configuration: configuration, phonemizer: phonemizer,
+                      sessionOptions: sessionOptions, chunkCharacters: chunkCharacters, firstChunkCharacters: firstChunkCharacters)
+    }
+
+    public init(directory: URL, manifest: ModelManifest, configuration config: KokoroConfiguration, phonemizer: any Phonemizer,
                 sessionOptions: SessionOptions = .init(), chunkCharacters: Int = 90,
                 firstChunkCharacters: Int? = 80) throws {
-        let config = manifest.config
-        let modelURL = directory.appendingPathComponent(config?["model"]?.string ?? "model.onnx")
-        let vocabURL = directory.appendingPathComponent(config?["vocab"]?.string ?? "vocab.json")
+        let modelURL = directory.appendingPathComponent(config.model)
+        let vocabURL = directory.appendingPathComponent(config.vocab)
         guard let vocabData = FileManager.default.contents(atPath: vocabURL.path),
               let vocabJSON = try? JSONDecoder().decode([String: [String: Int]].self, from: vocabData),
               let vocab = vocabJSON["vocab"]
@@ -44,11 +52,9 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
             throw ModelError(.badModel, "\(vocabURL.path) is missing or not a Kokoro vocabulary; reinstall with scripts/setup.sh")
         }
         symbols = KokoroSymbols(vocab: vocab)
-        let rows = config?["styleRows"]?.int ?? 510
-        let width = config?["styleWidth"]?.int ?? 256
+        let (rows, width) = (config.styleRows, config.styleWidth)
         var styles: [String: KokoroStyleTable] = [:]
-        for (name, path) in config?["voices"]?.object ?? [:] {
-            guard let path = path.string else { continue }
+        for (name, path) in config.voices {
             styles["kokoro-\(name)"] = try KokoroStyleTable(contentsOf: directory.appendingPathComponent(path), rows: rows, width: width)
         }
         guard !styles.isEmpty else { throw ModelError(.badModel, "the Kokoro manifest lists no voices") }
@@ -58,32 +64,37 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         sessionOptions.memoryPattern = false
         // The installer fuses the decoder's Snake activations into Warble's own operator
         // (tools/models/fuse_snake.py): one pass instead of five, 48 times per run.
-        sessionOptions.warbleOperators = config?["warbleOperators"]?.bool ?? false
+        sessionOptions.warbleOperators = config.warbleOperators
         session = try Session(contentsOf: modelURL, options: sessionOptions)
         for name in ["tokens", "style", "speed"] where session.input(named: name) == nil {
             throw ModelError(.badModel, "\(modelURL.path) has no input '\(name)': it is not Kokoro v1.0")
         }
         modelID = manifest.id
         sampleRate = manifest.sampleRate
-        language = config?["espeakVoice"]?.string ?? "en-us"
-        maxSymbols = config?["maxPhonemes"]?.int ?? 510
+        language = config.espeakVoice
+        maxSymbols = config.maxPhonemes
         voices = manifest.voices.filter { styles[$0.id] != nil }.map {
             VoiceDescription(id: $0.id, displayName: $0.displayName ?? $0.id, language: $0.language, model: manifest.id,
                              sampleRate: manifest.sampleRate, gender: $0.gender)
         }
-        let preferred = "kokoro-" + (config?["defaultVoice"]?.string ?? "")
+        let preferred = "kokoro-" + (config.defaultVoice ?? "")
         defaultVoice = styles[preferred] != nil ? preferred : (voices.first?.id ?? "")
         self.phonemizer = phonemizer
         self.chunkCharacters = chunkCharacters
         self.firstChunkCharacters = firstChunkCharacters
+        self.styleShape = (rows, width)
     }
 
-    public func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {
+    /// Rows and width of this model's style tables (what a cloned Kokoro voice must have).
+    public let styleShape: (rows: Int, width: Int)
+
+    public func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
+        let table = try styleTable(for: voice)
         let ipa = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
         let misaki = KokoroSymbols.misaki(fromIPA: ipa)
         var samples: [Float] = []
         for part in split(misaki) {
-            samples += try synthesize(symbols: part, voice: voice, rate: rate, options: options)
+            samples += try cancel.withRunOptions { try synthesize(symbols: part, table: table, rate: rate, options: $0) }
         }
         let weights = misaki.split(separator: " ").map { $0.unicodeScalars.filter { $0.properties.isAlphabetic }.count }
         return RenderedUtterance(samples: samples, wordWeights: weights)
@@ -91,9 +102,29 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
 
     /// Audio for misaki symbols (at most `maxSymbols` of them).
     public func synthesize(symbols text: String, voice: String, rate: Double = 1, options: RunOptions? = nil) throws -> [Float] {
-        guard let table = styles[voice] else {
-            throw ModelError(.unknownVoice, "unknown Kokoro voice '\(voice)'; its voices are: " + styles.keys.sorted().joined(separator: ", "))
+        try synthesize(symbols: text, table: try styleTable(for: RenderVoice(id: voice)), rate: rate, options: options)
+    }
+
+    /// The style table of a stock voice, or of a library voice's `.styleTable` conditioning.
+    func styleTable(for voice: RenderVoice) throws -> KokoroStyleTable {
+        switch voice.conditioning {
+        case nil:
+            guard let table = styles[voice.id] else {
+                throw ModelError(.unknownVoice, "unknown Kokoro voice '\(voice.id)'; its voices are: " + styles.keys.sorted().joined(separator: ", "))
+            }
+            return table
+        case .styleTable(let tensor)?:
+            guard tensor.shape == [styleShape.rows, styleShape.width] else {
+                throw ModelError(.badModel, "voice '\(voice.id)' has a style table of shape \(tensor.shape); "
+                    + "\(modelID) needs [\(styleShape.rows), \(styleShape.width)]")
+            }
+            return KokoroStyleTable(values: tensor.values, rows: styleShape.rows, width: styleShape.width)
+        case let other?:
+            throw ModelError(.badModel, "voice '\(voice.id)' holds \(other.kind) conditioning; Kokoro speaks a style table")
         }
+    }
+
+    private func synthesize(symbols text: String, table: KokoroStyleTable, rate: Double, options: RunOptions?) throws -> [Float] {
         let ids = symbols.ids(text)
         guard !ids.isEmpty else { return [] }
         let tokens = [0] + ids.prefix(maxSymbols) + [0]

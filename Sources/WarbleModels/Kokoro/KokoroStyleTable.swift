@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 
 /// A Kokoro voice: one 256-wide style vector per utterance length (row n − 1 for n symbols).
@@ -16,6 +17,13 @@ struct KokoroStyleTable: Sendable {
         values = data.withUnsafeBytes { raw in
             (0..<(rows * width)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
         }
+        self.rows = rows
+        self.width = width
+    }
+
+    init(values: [Float], rows: Int, width: Int) {
+        precondition(values.count == rows * width, "a \(rows)×\(width) style table needs \(rows * width) values")
+        self.values = values
         self.rows = rows
         self.width = width
     }

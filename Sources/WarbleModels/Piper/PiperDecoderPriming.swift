@@ -1,3 +1,4 @@
+import WarbleSpeech
 import ONNXRuntime
 
 /// One decoder run on the widest window, done once per voice: ONNX Runtime's memory arena then grows

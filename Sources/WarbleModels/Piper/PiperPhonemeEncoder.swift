@@ -1,3 +1,5 @@
+import WarbleSpeech
+
 /// Piper's phoneme ids: `^`, then each phoneme followed by the pad `_`, then `$`
 /// (ids `1, 0, id, 0, id, 0, …, 2` for the usual map). Phonemes are single Unicode scalars; ones the
 /// voice does not know are skipped and reported.

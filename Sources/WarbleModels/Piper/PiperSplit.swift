@@ -1,3 +1,4 @@
+import WarbleSpeech
 import ONNXRuntime
 
 /// How a Piper voice was split at its decoder input by the set-up (`tools/models/split_piper.py`):
@@ -11,15 +12,51 @@ public struct PiperSplit: Sendable, Equatable {
     public var hopSamples: Int
     public var contextFrames: Int
 
-    init?(_ json: JSONValue?) {
-        guard let json, let encoder = json["encoder"]?.string, let decoder = json["decoder"]?.string,
-              let latent = json["latent"]?.string, let hop = json["hopSamples"]?.int, let context = json["contextFrames"]?.int,
-              hop > 0, context >= 0
-        else { return nil }
+    public init(encoder: String, decoder: String, latent: String, hopSamples: Int, contextFrames: Int) {
         self.encoder = encoder
         self.decoder = decoder
         self.latent = latent
-        self.hopSamples = hop
-        self.contextFrames = context
+        self.hopSamples = hopSamples
+        self.contextFrames = contextFrames
     }
+}
+
+extension PiperSplit: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(encoder: try c.decode(String.self, forKey: .encoder), decoder: try c.decode(String.self, forKey: .decoder),
+                  latent: try c.decode(String.self, forKey: .latent), hopSamples: try c.decode(Int.self, forKey: .hopSamples),
+                  contextFrames: try c.decode(Int.self, forKey: .contextFrames))
+        guard hopSamples > 0, contextFrames >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .hopSamples, in: c,
+                debugDescription: "a Piper split needs hopSamples > 0 and contextFrames >= 0")
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey { case encoder, decoder, latent, hopSamples, contextFrames }
+}
+
+/// The `config` of a Piper manifest (scripts/models/piper.sh): its files, and the split the set-up made.
+public struct PiperModelConfiguration: Sendable, Equatable, Codable {
+    /// The voice's Piper configuration (`config.json`).
+    public var config: String
+    /// The whole model, used when there is no split.
+    public var model: String
+    /// The encoder/decoder split, when the set-up made one.
+    public var split: PiperSplit?
+
+    public init(config: String = "config.json", model: String = "model.onnx", split: PiperSplit? = nil) {
+        self.config = config
+        self.model = model
+        self.split = split
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        config = try c.decodeIfPresent(String.self, forKey: .config) ?? "config.json"
+        model = try c.decodeIfPresent(String.self, forKey: .model) ?? "model.onnx"
+        split = try c.decodeIfPresent(PiperSplit.self, forKey: .split)
+    }
+
+    private enum CodingKeys: String, CodingKey { case config, model, split }
 }

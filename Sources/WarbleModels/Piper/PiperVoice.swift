@@ -1,5 +1,6 @@
 import Foundation
 import ONNXRuntime
+import WarbleSpeech
 import WarbleText
 
 /// A Piper (VITS) voice: espeak-ng phonemes → ids → ONNX → audio.
@@ -16,10 +17,10 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     public let configuration: PiperConfiguration
     public let voices: [VoiceDescription]
     /// The whole model (when the voice is not split).
-    public let session: Session?
+    let session: Session?
     /// Part A and part B of a split voice.
-    public let encoder: Session?
-    public let decoder: Session?
+    let encoder: Session?
+    let decoder: Session?
     public let split: PiperSplit?
     public var sampleRate: Int { configuration.audio.sampleRate }
     public var defaultVoice: String { voices.first?.id ?? modelID }
@@ -38,8 +39,9 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         directory: URL, manifest: ModelManifest, phonemizer: any Phonemizer, sessionOptions: SessionOptions = .init(),
         noiseScale: Float? = nil, noiseW: Float? = nil, chunkCharacters: Int = 400, useSplit: Bool = true
     ) throws {
-        let configURL = directory.appendingPathComponent(manifest.config?["config"]?.string ?? "config.json")
-        let modelURL = directory.appendingPathComponent(manifest.config?["model"]?.string ?? "model.onnx")
+        let files = try ModelConfigurationReader.decode(PiperModelConfiguration.self, from: manifest)
+        let configURL = directory.appendingPathComponent(files.config)
+        let modelURL = directory.appendingPathComponent(files.model)
         guard let data = FileManager.default.contents(atPath: configURL.path) else {
             throw ModelError(.badModel, "\(configURL.path) is missing; reinstall the voice with scripts/setup.sh")
         }
@@ -53,7 +55,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         // (measured: 350 → 250 MiB peak over 1,800 words, same speed).
         var sessionOptions = sessionOptions
         sessionOptions.memoryPattern = false
-        let split = useSplit ? PiperSplit(manifest.config?["split"]) : nil
+        let split = useSplit ? files.split : nil
         let inputs: Session
         if let split {
             let a = try Session(contentsOf: directory.appendingPathComponent(split.encoder), options: sessionOptions)
@@ -84,25 +86,28 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         self.chunkCharacters = chunkCharacters
     }
 
-    public func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {
-        let rendering = try begin(utterance, voice: voice, rate: rate, options: options)
+    public func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
+        let rendering = try begin(utterance, voice: voice, rate: rate, cancel: cancel)
         var samples: [Float] = []
         samples.reserveCapacity(rendering.totalSamples)
-        while !rendering.isFinished { samples += try rendering.nextPiece(options: options) }
+        while !rendering.isFinished { samples += try rendering.nextPiece(cancel: cancel) }
         return RenderedUtterance(samples: samples, wordWeights: rendering.wordWeights)
     }
 
-    public func begin(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws
+    public func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws
         -> any UtteranceRendering
     {
+        if voice.conditioning != nil {
+            throw ModelError(.unknownVoice, "'\(voice.id)' is a cloned voice; Piper voices cannot take one (\(modelID) speaks only its own voice)")
+        }
         let phonemes = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
         let weights = Self.wordWeights(phonemes)
         guard let split, let encoder, let decoder else {
-            return WholeRendering(RenderedUtterance(samples: try synthesize(phonemes: phonemes, rate: rate, options: options),
-                                                    wordWeights: weights))
+            let samples = try cancel.withRunOptions { try synthesize(phonemes: phonemes, rate: rate, options: $0) }
+            return WholeRendering(RenderedUtterance(samples: samples, wordWeights: weights))
         }
-        let z = try encoder.run(try feeds(phonemes: phonemes, rate: rate), outputs: [split.latent], options: options)
-            .tensors[0]
+        let feeds = try feeds(phonemes: phonemes, rate: rate)
+        let z = try cancel.withRunOptions { try encoder.run(feeds, outputs: [split.latent], options: $0) }.tensors[0]
         guard z.shape.count == 3, z.shape[0] == 1 else {
             throw ModelError(.badModel, "\(split.encoder) gave \(z) for \(split.latent), expected [1, channels, frames]")
         }

@@ -1,4 +1,5 @@
 import ONNXRuntime
+import WarbleSpeech
 
 /// Decodes Piper's latent z in windows, each with `contextFrames` of z on both sides, keeping only the
 /// window's own samples: the pieces join into exactly what one-shot decoding gives.
@@ -58,7 +59,7 @@ final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
         return windowFrames
     }
 
-    func nextPiece(options: RunOptions) throws -> [Float] {
+    func nextPiece(cancel: CancellationToken) throws -> [Float] {
         guard !isFinished else { return [] }
         let start = nextFrame
         let end = start + windowSize(from: start)
@@ -76,7 +77,7 @@ final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
                 }
             }
         }
-        let audio = try decoder.run([split.latent: window], options: options).tensors[0]
+        let audio = try cancel.withRunOptions { try decoder.run([split.latent: window], options: $0) }.tensors[0]
         let hop = split.hopSamples
         let piece = try audio.withUnsafeBufferPointer(of: Float.self) { samples -> [Float] in
             let first = (start - lo) * hop

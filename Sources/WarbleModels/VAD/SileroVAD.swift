@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 import ONNXRuntime
 
@@ -51,4 +52,9 @@ public final class SileroVAD: Sendable {
         }
         return out
     }
+}
+
+extension SileroVAD: VoiceActivityDetector {
+    public var sampleRate: Int { Self.sampleRate }
+    public var window: Int { Self.window }
 }

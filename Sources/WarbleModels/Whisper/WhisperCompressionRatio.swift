@@ -1,3 +1,4 @@
+import WarbleSpeech
 import CZlib
 
 /// faster-whisper's repetition measure: UTF-8 length of the text over its zlib-compressed length

@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 
 /// The `config` block of an installed Whisper model's `manifest.json` (written by

@@ -1,3 +1,4 @@
+import WarbleSpeech
 import ONNXRuntime
 
 /// The per-request decoder state: the self-attention KV cache of every row (beam or sample) and how

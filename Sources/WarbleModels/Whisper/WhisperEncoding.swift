@@ -1,3 +1,4 @@
+import WarbleSpeech
 import ONNXRuntime
 import WarbleAudio
 

@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 
 /// Which tokens may come next, as ctranslate2 decides for faster-whisper: `suppress_ids` at every

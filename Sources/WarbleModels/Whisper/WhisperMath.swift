@@ -1,3 +1,4 @@
+import WarbleSpeech
 import CVectorMath
 import Foundation
 

@@ -1,5 +1,6 @@
 import Foundation
 import WarbleAudio
+import WarbleSpeech
 
 /// `SpeechRecognizer` on a shared `WhisperModel`: faster-whisper's transcription loop (30 s windows,
 /// seeking by timestamp tokens, temperature fallback, no-speech skipping, previous-text prompts).
@@ -40,17 +41,6 @@ public struct WhisperRecognizer: SpeechRecognizer {
 
     /// Mono 16 kHz samples of any buffer; a clear error when there is no audio at all.
     public static func whisperSamples(_ audio: AudioBuffer) throws -> [Float] {
-        guard audio.channelCount > 0, !audio.isEmpty else {
-            throw ModelError(.badInput, "the audio is empty (0 samples): nothing to recognise")
-        }
-        var mono = audio.channelCount == 1 ? audio : audio.mixedToMono()
-        if mono.sampleRate != WhisperLogMel.sampleRate {
-            do {
-                mono = try mono.resampled(to: WhisperLogMel.sampleRate)
-            } catch {
-                throw ModelError(.badInput, "cannot resample \(mono.sampleRate) Hz audio to 16 kHz: \(error)")
-            }
-        }
-        return mono.samples
+        try RecognitionAudio.monoSamples(audio, sampleRate: WhisperLogMel.sampleRate)
     }
 }

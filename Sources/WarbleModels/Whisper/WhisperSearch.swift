@@ -1,3 +1,4 @@
+import WarbleSpeech
 import Foundation
 
 /// How one window is decoded: greedy (beam 1, temperature 0), beam search (temperature 0) or

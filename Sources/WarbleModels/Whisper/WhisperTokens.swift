@@ -1,3 +1,5 @@
+import WarbleSpeech
+
 /// Whisper's special tokens and how prompts are put together (as faster-whisper does).
 public struct WhisperTokens: Sendable, Hashable {
     public let configuration: WhisperConfiguration

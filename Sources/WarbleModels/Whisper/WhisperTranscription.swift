@@ -1,4 +1,6 @@
 import Foundation
+import WarbleSpeech
+import Foundation
 import WarbleAudio
 
 /// One transcription request: faster-whisper's `generate_segments` over 16 kHz mono samples.

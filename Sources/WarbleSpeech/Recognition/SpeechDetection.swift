@@ -26,7 +26,7 @@ public struct SpeechRange: Sendable, Hashable {
 public enum SpeechDetection {
     /// Speech ranges (in samples at `sampleRate`) from per-window probabilities.
     public static func ranges(probabilities: [Float], sampleCount: Int, options: SpeechDetectionOptions = .init(),
-                              window: Int = SileroVAD.window, sampleRate: Int = SileroVAD.sampleRate) -> [SpeechRange] {
+                              window: Int = 512, sampleRate: Int = 16000) -> [SpeechRange] {
         let rate = Double(sampleRate)
         let minSpeech = rate * options.minSpeechDuration
         let pad = Int(rate * options.speechPad)

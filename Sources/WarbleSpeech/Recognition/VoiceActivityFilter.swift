@@ -1,14 +1,14 @@
 import WarbleAudio
 
-/// Any recognizer behind Silero VAD: only the speech stretches (padded) go to the recognizer, joined
+/// Any recognizer behind a voice activity detector (Silero VAD): only the speech stretches (padded) go to the recognizer, joined
 /// end to end, and segment times are mapped back to the original audio (faster-whisper's
 /// `vad_filter`). No speech at all gives no segments.
 public struct VoiceActivityFilter<Recognizer: SpeechRecognizer>: SpeechRecognizer {
     public let recognizer: Recognizer
-    public let vad: SileroVAD
+    public let vad: any VoiceActivityDetector
     public var detection: SpeechDetectionOptions
 
-    public init(recognizer: Recognizer, vad: SileroVAD, detection: SpeechDetectionOptions = .init()) {
+    public init(recognizer: Recognizer, vad: any VoiceActivityDetector, detection: SpeechDetectionOptions = .init()) {
         self.recognizer = recognizer
         self.vad = vad
         self.detection = detection
@@ -19,15 +19,15 @@ public struct VoiceActivityFilter<Recognizer: SpeechRecognizer>: SpeechRecognize
         return AsyncThrowingStream { continuation in
             let task = Task.detached {
                 do {
-                    let samples = try WhisperRecognizer.whisperSamples(audio)
+                    let samples = try RecognitionAudio.monoSamples(audio, sampleRate: vad.sampleRate)
                     let probabilities = try vad.probabilities(samples, padLast: true)
                     let ranges = SpeechDetection.ranges(probabilities: probabilities, sampleCount: samples.count,
-                                                        options: detection)
+                                                        options: detection, window: vad.window, sampleRate: vad.sampleRate)
                     guard !ranges.isEmpty else { return continuation.finish() }
                     var speech: [Float] = []
                     for range in ranges { speech += samples[range.start..<range.end] }
-                    let map = SpeechTimeMap(ranges: ranges, sampleRate: SileroVAD.sampleRate)
-                    let inner = recognizer.transcribe(AudioBuffer(mono: speech, sampleRate: SileroVAD.sampleRate),
+                    let map = SpeechTimeMap(ranges: ranges, sampleRate: vad.sampleRate)
+                    let inner = recognizer.transcribe(AudioBuffer(mono: speech, sampleRate: vad.sampleRate),
                                                       options: options)
                     for try await var segment in inner {
                         segment.start = map.originalTime(segment.start)

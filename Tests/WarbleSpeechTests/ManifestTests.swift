@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WarbleModels
+@testable import WarbleSpeech
 
 @Suite struct ManifestTests {
     @Test func decodesTheSharedManifestFormat() throws {

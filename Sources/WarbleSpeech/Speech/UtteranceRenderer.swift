@@ -1,5 +1,3 @@
-import ONNXRuntime
-
 /// What a model family provides to the shared streaming machinery: render one utterance to audio,
 /// whole or (where the model allows) piece by piece.
 public protocol UtteranceRenderer: Sendable {
@@ -17,19 +15,20 @@ public protocol UtteranceRenderer: Sendable {
     /// A shorter limit for the first utterance of a request, so that the first audio comes sooner
     /// from models that cannot stream inside an utterance (nil: no special first chunk).
     var firstChunkCharacters: Int? { get }
-    /// Renders `utterance` with `voice` at `rate` (1 = normal). `options` lets a caller stop the run.
-    func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance
+    /// Renders `utterance` with `voice` at `rate` (1 = normal). `cancel` lets a caller stop the run
+    /// (the family ties it to its backend's stop switch).
+    func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance
     /// Starts rendering `utterance` piece by piece. The default renders it whole as one piece.
-    func begin(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> any UtteranceRendering
+    func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> any UtteranceRendering
 }
 
 extension UtteranceRenderer {
     public var firstChunkCharacters: Int? { nil }
 
-    public func begin(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws
+    public func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws
         -> any UtteranceRendering
     {
-        WholeRendering(try render(utterance, voice: voice, rate: rate, options: options))
+        WholeRendering(try render(utterance, voice: voice, rate: rate, cancel: cancel))
     }
 }
 
@@ -43,7 +42,26 @@ public protocol UtteranceRendering: AnyObject, Sendable {
     /// Whether every piece has been handed out.
     var isFinished: Bool { get }
     /// The next piece of audio, in order.
-    func nextPiece(options: RunOptions) throws -> [Float]
+    func nextPiece(cancel: CancellationToken) throws -> [Float]
+}
+
+/// The voice an utterance is rendered with: a stock voice of the model by id, or a voice from the
+/// library with the conditioning its profile holds.
+public struct RenderVoice: Sendable, Equatable {
+    public var id: String
+    /// The cloned voice's conditioning (nil: the model's own voice `id`).
+    public var conditioning: VoiceConditioning?
+    /// Tells two versions of a library voice with the same id apart (for caches).
+    public var revision: Double?
+
+    public init(id: String, conditioning: VoiceConditioning? = nil, revision: Double? = nil) {
+        self.id = id
+        self.conditioning = conditioning
+        self.revision = revision
+    }
+
+    /// A key that differs whenever the audio could: the id, and the revision of a library voice.
+    public var cacheKey: String { revision.map { "\(id)@\($0)" } ?? id }
 }
 
 /// The audio of one utterance, with what is needed to place its words in time.
@@ -72,7 +90,7 @@ public final class WholeRendering: UtteranceRendering, @unchecked Sendable {
     public var totalSamples: Int { rendered.samples.count }
     public var wordWeights: [Int] { rendered.wordWeights }
 
-    public func nextPiece(options: RunOptions) throws -> [Float] {
+    public func nextPiece(cancel: CancellationToken) throws -> [Float] {
         isFinished = true
         return rendered.samples
     }

@@ -1,5 +1,4 @@
 import Foundation
-import ONNXRuntime
 import WarbleText
 
 /// The streaming text-to-speech pipeline shared by every model family: plan the request (SSML,
@@ -8,7 +7,7 @@ import WarbleText
 ///
 /// Pull-based: the next utterance is rendered when the consumer asks for the next chunk, so memory
 /// stays flat however long the text, and cancelling the consuming task stops the run in progress
-/// (through ONNX Runtime's terminate flag) and everything after it.
+/// (through the run's `CancellationToken`, which a family ties to its backend's stop switch) and everything after it.
 ///
 /// Prosody: rate changes the model's speed; volume is a gain; pitch is not something Piper or Kokoro
 /// can change, so it is ignored.
@@ -24,17 +23,21 @@ public struct StreamingSynthesizer<Renderer: UtteranceRenderer>: SpeechSynthesiz
     /// Whether the next utterance is rendered while the current one is handed out.
     public var lookahead: Bool
 
-    public init(renderer: Renderer, edgeFade: Double = 0.005, lookahead: Bool = false) {
+    /// A voice from the voice library that requests may name (nil: the renderer's own voices only).
+    public var profile: VoiceProfile?
+
+    public init(renderer: Renderer, edgeFade: Double = 0.005, lookahead: Bool = false, profile: VoiceProfile? = nil) {
         self.renderer = renderer
         self.edgeFade = edgeFade
         self.lookahead = lookahead
+        self.profile = profile
     }
 
     public var voices: [VoiceDescription] { renderer.voices }
     public var sampleRate: Int { renderer.sampleRate }
 
     public func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error> {
-        let run = SynthesisRun(renderer: renderer, request: request, edgeFade: edgeFade, lookahead: lookahead)
+        let run = SynthesisRun(renderer: renderer, request: request, edgeFade: edgeFade, lookahead: lookahead, profile: profile)
         return AsyncThrowingStream(unfolding: { try await run.next() })
     }
 
@@ -59,15 +62,18 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     /// Frames handed out so far (for the request's maximum duration).
     private var emittedFrames = 0
     /// The utterance being rendered piece by piece, if any.
-    private var job: (rendering: any UtteranceRendering, emitted: Int, events: [SpeechEvent], options: RunOptions)?
+    private var job: (rendering: any UtteranceRendering, emitted: Int, events: [SpeechEvent], cancel: CancellationToken)?
     private let lookahead: Bool
     /// Plan items taken ahead of time while looking for the next utterance, in order.
     private var aheadItems: [PlannedItem] = []
     /// The next utterance, being rendered whole in the background (with `lookahead`).
-    private var prefetch: (utterance: Utterance, task: Task<RenderedUtterance, any Error>, options: RunOptions)?
+    private var prefetch: (utterance: Utterance, task: Task<RenderedUtterance, any Error>, cancel: CancellationToken)?
 
-    init(renderer: Renderer, request: SynthesisRequest, edgeFade: Double, lookahead: Bool = false) {
+    private let profile: VoiceProfile?
+
+    init(renderer: Renderer, request: SynthesisRequest, edgeFade: Double, lookahead: Bool = false, profile: VoiceProfile? = nil) {
         self.renderer = renderer
+        self.profile = profile
         self.request = request
         self.fadeFrames = Int(edgeFade * Double(renderer.sampleRate))
         self.planner = Self.planner(for: renderer, request: request)
@@ -76,18 +82,18 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
 
     deinit {
         // The consumer went away: stop the background rendering too.
-        if let prefetch { Self.stop(prefetch.task, prefetch.options) }
+        if let prefetch { Self.stop(prefetch.task, prefetch.cancel) }
     }
 
-    /// Stops a background rendering: the task and the ONNX Runtime run inside it.
-    private static func stop(_ task: Task<RenderedUtterance, any Error>, _ options: RunOptions) {
+    /// Stops a background rendering: the task and the model run inside it.
+    private static func stop(_ task: Task<RenderedUtterance, any Error>, _ cancel: CancellationToken) {
         task.cancel()
-        try? options.terminate()
+        cancel.cancel()
     }
 
     /// Stops the background rendering (after an error).
     private func stopPrefetch() {
-        if let prefetch { Self.stop(prefetch.task, prefetch.options) }
+        if let prefetch { Self.stop(prefetch.task, prefetch.cancel) }
         prefetch = nil
     }
 
@@ -155,7 +161,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     }
 
     private func start() throws -> SpeechPlan {
-        if let voice = request.voice, !renderer.voices.contains(where: { $0.id == voice }) {
+        if let voice = request.voice, voice != profile?.id, !renderer.voices.contains(where: { $0.id == voice }) {
             throw ModelError(.unknownVoice, "unknown voice '\(voice)' for \(renderer.modelID); its voices are: "
                 + renderer.voices.map(\.id).joined(separator: ", "))
         }
@@ -185,40 +191,47 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     }
 
     /// The voice and rate an utterance is rendered with.
-    private func settings(_ utterance: Utterance) -> (voice: String, rate: Double) {
+    private func settings(_ utterance: Utterance) -> (voice: RenderVoice, rate: Double) {
         let voices = renderer.voices
-        let voice = utterance.voice.flatMap { name in voices.first { $0.id == name || $0.displayName == name }?.id }
-            ?? request.voice ?? renderer.defaultVoice
-        return (voice, SpeechLimits.clamp(request.rate * utterance.prosody.rate, SpeechLimits.rate))
+        let rate = SpeechLimits.clamp(request.rate * utterance.prosody.rate, SpeechLimits.rate)
+        if let stock = utterance.voice.flatMap({ name in voices.first { $0.id == name || $0.displayName == name }?.id }) {
+            return (RenderVoice(id: stock), rate)
+        }
+        let id = request.voice ?? renderer.defaultVoice
+        if let profile, profile.id == id {
+            return (RenderVoice(id: id, conditioning: profile.conditioning, revision: profile.created.timeIntervalSince1970), rate)
+        }
+        return (RenderVoice(id: id), rate)
     }
 
     private func render(_ utterance: Utterance) async throws -> AudioChunk {
         let rendering: any UtteranceRendering
-        let options: RunOptions
+        let cancel: CancellationToken
         if let ahead = prefetch, ahead.utterance == utterance {
             prefetch = nil
             // The one after it starts now, so that two are always being rendered.
             if lookahead { try startPrefetch() }
-            options = ahead.options
+            cancel = ahead.cancel
             rendering = WholeRendering(try await withTaskCancellationHandler {
                 try await ahead.task.value
             } onCancel: {
-                Self.stop(ahead.task, ahead.options)
+                Self.stop(ahead.task, ahead.cancel)
             })
             try Task.checkCancellation()
         } else {
             if lookahead { try startPrefetch() }
             let (voice, rate) = settings(utterance)
-            options = try RunOptions()
+            let token = CancellationToken()
+            cancel = token
             let renderer = self.renderer
-            rendering = try await cancellable(options) {
-                try renderer.begin(utterance, voice: voice, rate: rate, options: options)
+            rendering = try await cancellable(token) {
+                try renderer.begin(utterance, voice: voice, rate: rate, cancel: token)
             }
         }
         var events: [SpeechEvent] = [.sentence(sourceRange: utterance.sourceRange, sampleOffset: 0)]
         events += WordTiming.events(words: utterance.words, weights: rendering.wordWeights,
                                     sampleCount: rendering.totalSamples)
-        job = (rendering, 0, events, options)
+        job = (rendering, 0, events, cancel)
         return try await continueJob()
     }
 
@@ -244,20 +257,20 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         }
         guard let next else { return }
         let (voice, rate) = settings(next)
-        let options = try RunOptions()
+        let cancel = CancellationToken()
         let renderer = self.renderer
         let task = Task<RenderedUtterance, any Error> {
-            try await BlockingWork.run { try renderer.render(next, voice: voice, rate: rate, options: options) }
+            try await BlockingWork.run { try renderer.render(next, voice: voice, rate: rate, cancel: cancel) }
         }
-        prefetch = (next, task, options)
+        prefetch = (next, task, cancel)
     }
 
     /// The next piece of the utterance being rendered, with the events that fall inside it.
     private func continueJob() async throws -> AudioChunk {
         guard let current = job else { throw ModelError(.failed, "no utterance is being rendered") }
         let rendering = current.rendering
-        let options = current.options
-        var samples = try await cancellable(options) { try rendering.nextPiece(options: options) }
+        let cancel = current.cancel
+        var samples = try await cancellable(cancel) { try rendering.nextPiece(cancel: cancel) }
         let start = current.emitted
         let end = start + samples.count
         let last = rendering.isFinished
@@ -269,17 +282,17 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         if last { Self.fadeOut(&samples, frames: fadeFrames) }
         let (inside, later) = current.events.partitioned { last || $0.sampleOffset < end }
         pendingEvents += inside.map { $0.shifted(by: -start) }
-        job = last ? nil : (rendering, end, later, options)
+        job = last ? nil : (rendering, end, later, cancel)
         return try emit(samples: samples)
     }
 
     private var currentProsodyVolume: Double = 1
 
-    private func cancellable<T: Sendable>(_ options: RunOptions, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    private func cancellable<T: Sendable>(_ cancel: CancellationToken, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         let value = try await withTaskCancellationHandler {
             try await BlockingWork.run(body)
         } onCancel: {
-            try? options.terminate()
+            cancel.cancel()
         }
         try Task.checkCancellation()
         return value

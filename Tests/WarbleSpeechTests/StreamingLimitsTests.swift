@@ -1,7 +1,6 @@
 import Foundation
-import ONNXRuntime
 import Testing
-import WarbleModels
+import WarbleSpeech
 import WarbleText
 
 /// The streaming pipeline's bounds: silence in small pieces, a request's maximum duration, rates and
@@ -25,7 +24,7 @@ import WarbleText
             var all: [Int] { lock.withLock { values } }
         }
 
-        func render(_ utterance: Utterance, voice: String, rate: Double, options: RunOptions) throws -> RenderedUtterance {
+        func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
             let count = (utterance.phonemes ?? utterance.text).count
             lengths.append(count)
             let frames = Int(Double(count * 10) / rate)

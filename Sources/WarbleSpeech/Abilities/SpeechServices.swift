@@ -1,0 +1,40 @@
+import WarbleAudio
+
+/// What the services (the HTTP server, the speech-dispatcher module) need to speak: the voices, and a
+/// synthesis stream. The engine is the real one; the adapters' tests use small fakes. The executables
+/// hand the engine to the services, which therefore never link a model backend.
+public protocol SynthesisService: Sendable {
+    /// Every voice, stock and from the voice library.
+    func installedVoices() async -> [VoiceDescription]
+    /// The id of the voice a request without one gets.
+    func defaultVoiceID() async -> String?
+    /// The voice `id` (the default for nil); throws `ModelError(.unknownVoice, …)` when unknown.
+    func voice(_ id: String?) async throws -> VoiceDescription
+    /// Speaks `request`, streaming chunks; cancelling the consuming task stops the work.
+    func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error>
+}
+
+/// What the services need to recognise speech: the recognition models, and a transcript stream.
+public protocol RecognitionService: Sendable {
+    /// Every installed recognition model.
+    func recognitionModels() async -> [RecognitionModelDescription]
+    /// Recognises `audio` (any rate and channel count) with the model `model` (an id from
+    /// `recognitionModels`), streaming segments; cancelling the consuming task stops the work.
+    func transcribe(_ audio: AudioBuffer, model: String, options: TranscriptionOptions)
+        -> AsyncThrowingStream<TranscriptSegment, any Error>
+}
+
+/// An installed speech recognition model, as the services offer it.
+public struct RecognitionModelDescription: Sendable, Hashable {
+    public var id: String
+    /// The language codes it accepts (`["en"]` for English-only models).
+    public var languages: [String]
+    /// Whether it can translate into English (Whisper's multilingual models).
+    public var canTranslate: Bool
+
+    public init(id: String, languages: [String], canTranslate: Bool) {
+        self.id = id
+        self.languages = languages
+        self.canTranslate = canTranslate
+    }
+}

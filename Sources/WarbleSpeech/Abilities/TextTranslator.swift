@@ -1,0 +1,20 @@
+/// Something that translates text from one language to another (a Marian model: one pair each).
+public protocol TextTranslator: Sendable {
+    /// The language pairs it translates, as (source, target) language codes.
+    var languagePairs: [LanguagePair] { get }
+    /// `text` in `pair.target`. Cancelling the calling task stops it.
+    func translate(_ text: String, pair: LanguagePair) async throws -> String
+}
+
+/// A translation direction: language codes ("en", "de").
+public struct LanguagePair: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var source: String
+    public var target: String
+
+    public init(source: String, target: String) {
+        self.source = source
+        self.target = target
+    }
+
+    public var description: String { "\(source)→\(target)" }
+}
