@@ -34,6 +34,9 @@ if [[ -n "$ours" ]]; then
     die "the build printed compiler warnings (listed above)"
 fi
 
+say "checking the layers (tools/layers/check_layers.py)"
+python3 tools/layers/check_layers.py || die "a layer depends on what it must not (see above; Docs/Architecture.md)"
+
 say "running tests"
 # One test at a time: the leak and memory checks read the process's resident memory, which tests
 # running side by side would disturb.

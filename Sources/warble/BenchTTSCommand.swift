@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ONNXRuntime
 import WarbleEngine
 import WarblePhonemes
 
@@ -12,7 +11,7 @@ struct BenchTTSCommand: AsyncParsableCommand {
         abstract: "Load time, synthesis time, real-time factor, time to first audio and peak memory of a voice.",
         discussion: """
             Prints one JSON object. Times are wall-clock seconds. run_s is the time inside ONNX Runtime's \
-            Run (counted by ONNXRuntime.RunTimer), outside_run_s the rest of the synthesis time, of which \
+            Run (counted by the engine's run counter), outside_run_s the rest of the synthesis time, of which \
             phonemize_s is espeak-ng, synth_cpu_s the process's CPU time. The engine's chunk cache is off unless --cache-mb is given, so every \
             sentence is really synthesised. With --text-file only that text is synthesised (for memory).
             """
@@ -81,7 +80,7 @@ struct BenchTTSCommand: AsyncParsableCommand {
     /// Synthesises each text as one request, adding up wall time, audio and the time inside Run.
     private func measure(_ report: inout BenchTTSReport, texts: [String], engine: Engine, phonemizer: TimedPhonemizer) async throws {
         phonemizer.reset()
-        RunTimer.start()
+        RuntimeDiagnostics.startCountingRuns()
         let cpu = ProcessMemory.cpuSeconds
         var seconds = 0.0
         var audio = 0.0
@@ -90,7 +89,7 @@ struct BenchTTSCommand: AsyncParsableCommand {
             seconds += spoken.seconds
             audio += spoken.audio
         }
-        let run = RunTimer.stop()
+        let run = RuntimeDiagnostics.stopCountingRuns()
         report.synth_s = seconds
         report.synth_cpu_s = ProcessMemory.cpuSeconds - cpu
         report.audio_s = audio

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import ONNXRuntime
 import WarbleEngine
 
 /// `warble doctor`: what is installed, what works, and the command that fixes what does not.
@@ -20,15 +19,14 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         var report = DoctorReport()
-        let home = LibraryLocator.warbleHome()
+        let home = ModelStore.defaultHome
         report.line("WARBLE_HOME", home.path)
 
         do {
-            let check = try SelfCheck.run()
-            let library = check.library
-            report.line("ONNX Runtime", "\(library.version) at \(library.path)")
-            report.line("API level", "\(library.apiLevel) used, up to \(library.maxAPILevel) offered")
-            report.line("providers", library.availableProviders.joined(separator: ", "))
+            let check = try RuntimeDiagnostics.selfCheck()
+            report.line("ONNX Runtime", "\(check.version) at \(check.path)")
+            report.line("API level", "\(check.apiLevel) used, up to \(check.maxAPILevel) offered")
+            report.line("providers", check.providers.joined(separator: ", "))
             report.line("self-check", String(format: "ok: model loaded in %.1f ms, ran in %.3f ms",
                                              check.loadSeconds * 1000, check.runSeconds * 1000))
         } catch {

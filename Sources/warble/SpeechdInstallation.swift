@@ -1,5 +1,5 @@
 import Foundation
-import ONNXRuntime
+import WarbleEngine
 
 /// The files that make sd_warble a speech-dispatcher module for one user.
 ///
@@ -71,8 +71,8 @@ struct SpeechdInstallation {
 
         try files.createDirectory(at: moduleConfiguration.deletingLastPathComponent(), withIntermediateDirectories: true)
         let environment = ProcessInfo.processInfo.environment
-        let library = environment[LibraryLocator.libraryVariable].flatMap { $0.isEmpty ? nil : $0 }
-        let text = Self.configurationText(voice: voice, warbleHome: LibraryLocator.warbleHome(), onnxRuntimeLibrary: library)
+        let library = environment[ModelStore.runtimeLibraryVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let text = Self.configurationText(voice: voice, warbleHome: ModelStore.defaultHome, onnxRuntimeLibrary: library)
         try text.write(to: moduleConfiguration, atomically: true, encoding: .utf8)
         done.append("wrote \(moduleConfiguration.path)")
 

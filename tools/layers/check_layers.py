@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Checks the package's layers (Docs/Architecture.md) from `swift package describe`:
+- WarbleSpeech (the vocabulary), WarbleServer and WarbleSpeechd (the adapters) depend, directly or
+  through other targets, on no model backend: not ONNXRuntime, CONNXRuntime, WarbleModels or WarbleEngine;
+- the core library (WarbleSpeech, WarbleModels, WarbleEngine, WarbleServer, WarbleSpeechd) never
+  depends on WarblePhonemes (espeak-ng, GPL-3);
+- in Sources/, only ONNXRuntime itself, the model families (WarbleModels) and the engine import ONNXRuntime.
+Prints one line per check and exits 1 when one fails. Usage: tools/layers/check_layers.py [PACKAGE_DIR]"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2])
+described = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=root,
+                                      check=True, capture_output=True, text=True).stdout)
+targets = {t["name"]: t for t in described["targets"]}
+
+
+def closure(name):
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        for dependency in targets.get(current, {}).get("target_dependencies", []):
+            if dependency not in seen:
+                seen.add(dependency)
+                todo.append(dependency)
+    return seen
+
+
+failures = 0
+
+
+def check(ok, message):
+    global failures
+    print(("ok    " if ok else "FAIL  ") + message)
+    failures += 0 if ok else 1
+
+
+backends = {"ONNXRuntime", "CONNXRuntime", "WarbleModels", "WarbleEngine"}
+for adapter in ["WarbleSpeech", "WarbleServer", "WarbleSpeechd"]:
+    found = closure(adapter) & backends
+    check(adapter in targets and not found, f"{adapter} depends on no model backend" + (f" (it reaches {sorted(found)})" if found else ""))
+for core in ["WarbleSpeech", "WarbleModels", "WarbleEngine", "WarbleServer", "WarbleSpeechd"]:
+    check("WarblePhonemes" not in closure(core), f"{core} does not link WarblePhonemes (GPL-3)")
+
+allowed = {"ONNXRuntime", "WarbleModels", "WarbleEngine"}
+importers = sorted({path.relative_to(root / "Sources").parts[0]
+                    for path in (root / "Sources").rglob("*.swift")
+                    if re.search(r"^\s*(@testable\s+)?import\s+ONNXRuntime\b", path.read_text(), re.M)})
+check(set(importers) <= allowed, f"only {sorted(allowed)} import ONNXRuntime (importers: {importers})")
+
+sys.exit(1 if failures else 0)
