@@ -150,8 +150,15 @@ public actor Engine {
     /// Speaks `request` with its voice (or the default), streaming audio as it is produced.
     /// Cancelling the consuming task stops the work.
     public nonisolated func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error> {
-        let relay = SynthesisRelay(engine: self, request: request)
-        return AsyncThrowingStream(unfolding: { try await relay.next() })
+        relay(request).stream
+    }
+
+    /// The request's relay: it starts the run on its first pull and tells the engine when the request is over.
+    public nonisolated func relay(_ request: SynthesisRequest) -> SynthesisRelay {
+        SynthesisRelay { [self] in
+            let (stream, model) = try await start(request)
+            return (stream, { await self.finish(model: model) })
+        }
     }
 
     /// The loaded synthesizer for a voice, and the request rewritten to name that voice.
@@ -283,54 +290,5 @@ public actor Engine {
     private func publish(_ new: EngineStatus) {
         status = new
         for continuation in observers.values { continuation.yield(new) }
-    }
-}
-
-/// Forwards one request's chunks from the model's stream and tells the engine when it ends.
-private actor SynthesisRelay {
-    let engine: Engine
-    let request: SynthesisRequest
-    private var iterator: AsyncThrowingStream<AudioChunk, any Error>.AsyncIterator?
-    private var model: String?
-    private var done = false
-
-    init(engine: Engine, request: SynthesisRequest) {
-        self.engine = engine
-        self.request = request
-    }
-
-    /// A consumer that stops early (breaks out of its loop, or is cancelled) drops the stream without
-    /// reaching its end: the engine still hears that the request is over.
-    deinit {
-        if !done, let model {
-            let engine = self.engine
-            Task { await engine.finish(model: model) }
-        }
-    }
-
-    func next() async throws -> AudioChunk? {
-        if done { return nil }
-        do {
-            if iterator == nil {
-                let (stream, model) = try await engine.start(request)
-                iterator = stream.makeAsyncIterator()
-                self.model = model
-            }
-            var current = iterator
-            let chunk = try await current?.next(isolation: self)
-            iterator = current
-            if chunk == nil { await end() }
-            return chunk
-        } catch {
-            await end()
-            throw error
-        }
-    }
-
-    private func end() async {
-        guard !done else { return }
-        done = true
-        iterator = nil
-        if let model { await engine.finish(model: model) }
     }
 }

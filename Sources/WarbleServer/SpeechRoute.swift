@@ -21,7 +21,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
         let format = speech.responseFormat ?? .mp3
         let permit = try await admission.acquire(waitingAtMost: deadline - .now)
 
-        let job = SynthesisJob(backend.synthesize(synthesis))
+        let job = backend.relay(synthesis)
         let first: AudioChunk?
         do {
             first = try await job.next(before: deadline, limit: configuration.requestTimeLimit)

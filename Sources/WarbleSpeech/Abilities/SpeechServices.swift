@@ -12,6 +12,12 @@ public protocol SynthesisService: Sendable {
     func voice(_ id: String?) async throws -> VoiceDescription
     /// Speaks `request`, streaming chunks; cancelling the consuming task stops the work.
     func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error>
+    /// The same as a relay, for consumers that pull from more than one task. The default relays the stream.
+    func relay(_ request: SynthesisRequest) -> SynthesisRelay
+}
+
+extension SynthesisService {
+    public func relay(_ request: SynthesisRequest) -> SynthesisRelay { SynthesisRelay(synthesize(request)) }
 }
 
 /// What the services need to recognise speech: the recognition models, and a transcript stream.
