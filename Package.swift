@@ -39,7 +39,9 @@ let package = Package(
             name: "CONNXRuntime",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
-        .target(name: "ONNXRuntime", dependencies: ["CONNXRuntime"], swiftSettings: strict),
+        // Warble's own fused operators (Snake, AdaIN) for the vocoders, registered through the C API.
+        .target(name: "CWarbleOperators", dependencies: ["CONNXRuntime"]),
+        .target(name: "ONNXRuntime", dependencies: ["CONNXRuntime", "CWarbleOperators"], swiftSettings: strict),
 
         // MARK: Audio
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
@@ -106,7 +108,7 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "ONNXRuntimeTests", dependencies: ["ONNXRuntime"], swiftSettings: strict),
+        .testTarget(name: "ONNXRuntimeTests", dependencies: ["ONNXRuntime", "CWarbleOperators"], swiftSettings: strict),
         .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio"], swiftSettings: strict),
         .testTarget(name: "WarbleTextTests", dependencies: ["WarbleText"], swiftSettings: strict),
         .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes"], swiftSettings: strict),

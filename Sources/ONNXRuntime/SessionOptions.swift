@@ -1,4 +1,5 @@
 import CONNXRuntime
+import CWarbleOperators
 import Foundation
 
 /// How a session is built and run. A value type: it becomes ONNX Runtime options only while a

@@ -1,4 +1,4 @@
-import CONNXRuntime
+import CWarbleOperators
 import Foundation
 import Testing
 @testable import ONNXRuntime

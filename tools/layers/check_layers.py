@@ -38,7 +38,7 @@ def check(ok, message):
     failures += 0 if ok else 1
 
 
-backends = {"ONNXRuntime", "CONNXRuntime", "WarbleModels", "WarbleEngine"}
+backends = {"ONNXRuntime", "CONNXRuntime", "CWarbleOperators", "WarbleModels", "WarbleEngine"}
 for adapter in ["WarbleSpeech", "WarbleServer", "WarbleSpeechd"]:
     found = closure(adapter) & backends
     check(adapter in targets and not found, f"{adapter} depends on no model backend" + (f" (it reaches {sorted(found)})" if found else ""))

@@ -1,5 +1,5 @@
-// Warble's custom operators for ONNX Runtime (declared at the end of include/CONNXRuntime.h).
-#include "CONNXRuntime.h"
+// Warble's own operators for ONNX Runtime (declared in include/CWarbleOperators.h).
+#include "CWarbleOperators.h"
 
 #include <math.h>
 #include <pthread.h>
