@@ -93,7 +93,7 @@ let package = Package(
         // Links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
         .executableTarget(
             name: "sd_warble",
-            dependencies: ["WarbleSpeechd", "WarbleEngine", "WarblePhonemes"],
+            dependencies: ["WarbleSpeechd", "WarbleEngine", "WarblePhonemes", "WarbleText"],
             swiftSettings: strict
         ),
 

@@ -76,6 +76,24 @@ check "translate: German speech in, English text and speech out" bash -c "
     grep -qi 'good morning' '$work/en.txt' && ! grep -qi 'guten' '$work/en.txt' &&
     '$warble' transcribe '$work/en.wav' > '$work/back.txt' && grep -qi 'good morning' '$work/back.txt'"
 
+# A PLS lexicon reaches what is spoken: its alias replaces a made-up word, and Whisper hears the alias.
+cat > "$work/names.pls" <<'PLS'
+<?xml version="1.0" encoding="UTF-8"?>
+<lexicon version="1.0" xmlns="http://www.w3.org/2005/01/pronunciation-lexicon" alphabet="ipa" xml:lang="en-US">
+  <lexeme><grapheme>Zorblax</grapheme><alias>banana</alias></lexeme>
+</lexicon>
+PLS
+printf '<lexicon version="1.0">\n<lexeme><grapheme>x</grapheme></lexeme>\n</lexicon>\n' > "$work/broken.pls"
+check "say --lexicon: an alias changes what is spoken (Whisper hears it)" bash -c "
+    '$warble' say -q 'I would like a Zorblax, please.' --lexicon '$work/names.pls' -o '$work/lex.wav' &&
+    '$warble' say -q 'I would like a Zorblax, please.' -o '$work/nolex.wav' &&
+    '$warble' transcribe '$work/lex.wav' > '$work/lex.txt' && '$warble' transcribe '$work/nolex.wav' > '$work/nolex.txt' &&
+    cat '$work/lex.txt' '$work/nolex.txt' && grep -qi 'banana' '$work/lex.txt' && ! grep -qi 'banana' '$work/nolex.txt'"
+check "say --lexicon: a malformed lexicon gives line and column, a missing one says so" bash -c "
+    ! '$warble' say -q 'x' --lexicon '$work/broken.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'line 2, column' '$work/err' &&
+    ! '$warble' say -q 'x' --lexicon '$work/none.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'none.pls: no such file' '$work/err'"
+check "serve --help explains --lexicon" bash -c "'$warble' serve --help | grep -q 'lexicon <file>'"
+
 check "writing to /dev/null leaves it a device (files are written in place, never renamed over)" bash -c "
     '$warble' say -q 'Nothing to keep.' -o /dev/null && '$warble' say -q 'Nothing to keep.' --format raw -o /dev/null &&
     test -c /dev/null"

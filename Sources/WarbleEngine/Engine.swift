@@ -31,10 +31,12 @@ public actor Engine {
         /// Whether freed heap memory goes back to the system each time the last running synthesis ends
         /// (see `ProcessHeap`), so that resident memory returns near its level before the work.
         public var releaseMemoryWhenIdle: Bool
+        /// A pronunciation lexicon applied to every request (`--lexicon`; the module's `WarbleLexicon`).
+        public var lexicon: PronunciationLexicon?
 
         public init(defaultVoice: String = "en_US-joe-medium", idleUnloadAfter: Duration? = .seconds(600),
                     cacheBytes: Int = 64 << 20, threads: Int = 0, memoryArena: Bool = true,
-                    releaseMemoryWhenIdle: Bool = true, lookahead: Bool = false) {
+                    releaseMemoryWhenIdle: Bool = true, lookahead: Bool = false, lexicon: PronunciationLexicon? = nil) {
             self.defaultVoice = defaultVoice
             self.idleUnloadAfter = idleUnloadAfter
             self.cacheBytes = cacheBytes
@@ -42,6 +44,7 @@ public actor Engine {
             self.memoryArena = memoryArena
             self.releaseMemoryWhenIdle = releaseMemoryWhenIdle
             self.lookahead = lookahead
+            self.lexicon = lexicon
         }
 
         /// The session options every family starts from.
@@ -169,7 +172,8 @@ public actor Engine {
         named.voice = voice.id
         let profile = voiceIndex[voice.id] == nil ? libraryVoices.profile(voice.id) : nil
         let synthesizer = StreamingSynthesizer(renderer: CachingRenderer(base: renderer, cache: cache),
-                                               lookahead: configuration.lookahead, profile: profile)
+                                               lookahead: configuration.lookahead, profile: profile,
+                                               lexicon: configuration.lexicon)
         begin(model: voice.model, status: .synthesizing(model: voice.model))
         return (synthesizer.synthesize(named), voice.model)
     }

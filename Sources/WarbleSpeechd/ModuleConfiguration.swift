@@ -9,10 +9,13 @@ import Foundation
 ///     WarbleSoundIconFolder "/usr/share/sounds/sound-icons/"
 ///     WarbleCharacterCache 512
 ///     WarblePrewarm 1
+///     WarbleLexicon "/home/me/names.pls"
 public struct ModuleConfiguration: Sendable, Equatable {
     public var defaultVoice: String?
     public var warbleHome: String?
     public var onnxRuntimeLibrary: String?
+    /// A pronunciation lexicon (W3C PLS) applied to everything spoken (`WarbleLexicon /path/file.pls`).
+    public var lexicon: String?
     public var soundIconFolder = "/usr/share/sounds/sound-icons/"
     /// How many rendered characters and keys are kept.
     public var characterCacheEntries = 512
@@ -34,6 +37,7 @@ public struct ModuleConfiguration: Sendable, Equatable {
             case "warbledefaultvoice": defaultVoice = value
             case "warblehome": warbleHome = value
             case "warbleonnxruntimelibrary": onnxRuntimeLibrary = value
+            case "warblelexicon": lexicon = value
             case "warblesoundiconfolder": soundIconFolder = value
             case "warblecharactercache":
                 if let count = Int(value), count >= 0 { characterCacheEntries = count } else {

@@ -2,12 +2,13 @@ import Foundation
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeechd
+import WarbleText
 
 // sd_warble: Warble's voices as a speech-dispatcher output module. speech-dispatcher starts it with
 // the module configuration file as the only argument and speaks the module protocol on standard input
 // and output; the log goes to standard error (speech-dispatcher writes it to <LogDir>/warble.log).
 
-let configuration = ModuleConfiguration.load(path: CommandLine.arguments.dropFirst().first)
+var configuration = ModuleConfiguration.load(path: CommandLine.arguments.dropFirst().first)
 if let library = configuration.onnxRuntimeLibrary, !library.isEmpty {
     setenv("WARBLE_ORT_LIBRARY", library, 1)
 }
@@ -16,9 +17,18 @@ if let home = configuration.warbleHome, !home.isEmpty {
     setenv("WARBLE_HOME", home, 1)
 }
 let store = configuration.warbleHome.map { ModelStore(home: URL(fileURLWithPath: $0, isDirectory: true)) } ?? ModelStore()
+// A lexicon that cannot be read is logged and left out: the module still speaks.
+var lexicon: PronunciationLexicon?
+if let path = configuration.lexicon, !path.isEmpty {
+    do {
+        lexicon = try PronunciationLexicon(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+        configuration.warnings.append("WarbleLexicon \(path) is not usable (\(error)); speaking without it")
+    }
+}
 let engine = Engine(store: store, phonemizer: EspeakPhonemizer(),
                     configuration: Engine.Configuration(defaultVoice: configuration.defaultVoice ?? "en_US-joe-medium",
-                                                        idleUnloadAfter: nil))
+                                                        idleUnloadAfter: nil, lexicon: lexicon))
 let backend = SpeechBackend(voices: await engine.voices, defaultVoice: await engine.defaultVoice) { request in
     engine.synthesize(request)
 }

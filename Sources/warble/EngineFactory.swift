@@ -1,6 +1,7 @@
 import Foundation
 import WarbleEngine
 import WarblePhonemes
+import WarbleText
 
 /// The engine as the command uses it: installed models, espeak-ng for phonemes.
 enum EngineFactory {
@@ -16,11 +17,13 @@ enum EngineFactory {
     ///
     /// With `recognition`, the engine is for speech recognition: `threads` is handed to ONNX Runtime as
     /// it is (0: ONNX Runtime's choice), and no look-ahead.
-    static func make(threads: Int = 0, cacheBytes: Int = commandCacheBytes, recognition: Bool = false) -> Engine {
+    static func make(threads: Int = 0, cacheBytes: Int = commandCacheBytes, recognition: Bool = false,
+                     lexicon: PronunciationLexicon? = nil) -> Engine {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let lookahead = !recognition && threads == 0 && cores >= 2
         let intraOp = lookahead ? max(1, cores / 2) : threads
         return Engine(phonemizer: EspeakPhonemizer(),
-                      configuration: Engine.Configuration(cacheBytes: cacheBytes, threads: intraOp, lookahead: lookahead))
+                      configuration: Engine.Configuration(cacheBytes: cacheBytes, threads: intraOp, lookahead: lookahead,
+                                                          lexicon: lexicon))
     }
 }

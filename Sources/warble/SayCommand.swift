@@ -47,6 +47,9 @@ struct SayCommand: AsyncParsableCommand {
     @Flag(help: "Play through the default audio device (as well as writing -o, if given).")
     var play = false
 
+    @Option(help: LexiconOption.help)
+    var lexicon: String?
+
     @Option(help: "Threads for ONNX Runtime (0: automatic; with two cores or more, the next sentence is rendered while the current one is out, each on half the cores).")
     var threads = 0
 
@@ -65,7 +68,7 @@ struct SayCommand: AsyncParsableCommand {
     func run() async throws {
         let input = try InputText.read(text)
         let isSSML = ssml || SSMLParser.isSSML(input)
-        let engine = EngineFactory.make(threads: threads)
+        let engine = EngineFactory.make(threads: threads, lexicon: try LexiconOption.load(lexicon))
         let voice = try await engine.voice(voice)
         let request = SynthesisRequest(text: input, isSSML: isSSML, voice: voice.id, rate: rate, volume: volume,
                                        sentencePause: sentencePause)

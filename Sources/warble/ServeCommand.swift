@@ -71,6 +71,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Threads for ONNX Runtime per synthesis or transcription (0: one per core).")
     var threads = 0
 
+    @Option(help: LexiconOption.help)
+    var lexicon: String?
+
     @Option(help: "Size of the engine's cache of rendered sentences, in MiB (0: no cache).")
     var cacheMB = 64
 
@@ -109,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
         do { try settings.validate() } catch { throw ValidationError(error.description) }
 
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(
-            cacheBytes: cacheMB << 20, threads: threads, memoryArena: memoryArena))
+            cacheBytes: cacheMB << 20, threads: threads, memoryArena: memoryArena, lexicon: try LexiconOption.load(lexicon)))
         if !noPreload, let voice = await engine.defaultVoice {
             _ = try await engine.renderer(for: voice.model)
         }

@@ -41,6 +41,8 @@ struct SpeechdInstallation {
         lines.append("# Rendered characters and keys kept in memory; 1 loads the default voice at start.")
         lines.append("# WarbleCharacterCache 512")
         lines.append("# WarblePrewarm 1")
+        lines.append("# A pronunciation lexicon (W3C PLS) for everything spoken.")
+        lines.append("# WarbleLexicon \"/home/me/names.pls\"")
         return lines.joined(separator: "\n") + "\n"
     }
 

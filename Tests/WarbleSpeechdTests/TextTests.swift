@@ -45,6 +45,7 @@ import Testing
             WarbleHome /opt/warble
             WarbleCharacterCache 16
             WarblePrewarm 0
+            WarbleLexicon "/home/me/names.pls"
             WarbleBogus 1
             WarbleCharacterCache many
             """)
@@ -52,6 +53,7 @@ import Testing
         #expect(configuration.warbleHome == "/opt/warble")
         #expect(configuration.characterCacheEntries == 16)
         #expect(!configuration.prewarm)
+        #expect(configuration.lexicon == "/home/me/names.pls")
         #expect(configuration.warnings.count == 2)
         #expect(configuration.warnings[0].contains("WarbleBogus"))
     }

@@ -73,6 +73,10 @@ public struct SpeechPlanner: Sendable {
     /// When set, the request's first utterance is cut to about this many characters (at its first
     /// clause boundary, else at a space), so that models that render whole utterances start sooner.
     public var firstChunkCharacters: Int?
+    /// A pronunciation lexicon (W3C PLS) applied to the text before normalising: its aliases replace
+    /// their words, its phonemes are spoken as written. Applied to the segments whose language has
+    /// the lexicon's primary language (all of them when the lexicon names none).
+    public var lexicon: PronunciationLexicon?
 
     public init(language: String, chunkLimit: TextChunker.Limit, normalizers: NormalizerRegistry = .builtIn,
                 sentencePause: Double = 0.25, clausePause: Double = 0.1, blockBytes: Int = 4096) {
@@ -87,8 +91,21 @@ public struct SpeechPlanner: Sendable {
     /// The plan for `text`, to be walked with `next()`. Throws the SSML parser's error (with line and
     /// column) for malformed SSML.
     public func start(_ text: String, isSSML: Bool) throws -> SpeechPlan {
-        let segments = isSSML ? try SSMLParser().parse(text) : [SpeechSegment(.text(text), sourceRange: 0..<text.utf8.count)]
+        var segments = isSSML ? try SSMLParser().parse(text) : [SpeechSegment(.text(text), sourceRange: 0..<text.utf8.count)]
+        if let lexicon {
+            segments = segments.flatMap { segment in
+                Self.sameLanguage(lexicon.language, segment.language ?? language) ? lexicon.apply(to: [segment]) : [segment]
+            }
+        }
         return SpeechPlan(planner: self, segments: segments)
+    }
+
+    /// Whether a lexicon for `lexiconLanguage` (nil: any) applies to text in `language` ("en-US" and
+    /// "en-us" and "en" all match).
+    static func sameLanguage(_ lexiconLanguage: String?, _ language: String) -> Bool {
+        guard let lexiconLanguage else { return true }
+        func primary(_ tag: String) -> Substring { tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "" }
+        return primary(lexiconLanguage) == primary(language)
     }
 
     /// The seconds of silence a request's `<break>` elements ask for, added up (0 for plain text).

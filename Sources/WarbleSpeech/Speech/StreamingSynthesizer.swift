@@ -25,25 +25,30 @@ public struct StreamingSynthesizer<Renderer: UtteranceRenderer>: SpeechSynthesiz
 
     /// A voice from the voice library that requests may name (nil: the renderer's own voices only).
     public var profile: VoiceProfile?
+    /// A pronunciation lexicon applied to every request (see `SpeechPlanner.lexicon`).
+    public var lexicon: PronunciationLexicon?
 
-    public init(renderer: Renderer, edgeFade: Double = 0.005, lookahead: Bool = false, profile: VoiceProfile? = nil) {
+    public init(renderer: Renderer, edgeFade: Double = 0.005, lookahead: Bool = false, profile: VoiceProfile? = nil,
+                lexicon: PronunciationLexicon? = nil) {
         self.renderer = renderer
         self.edgeFade = edgeFade
         self.lookahead = lookahead
         self.profile = profile
+        self.lexicon = lexicon
     }
 
     public var voices: [VoiceDescription] { renderer.voices }
     public var sampleRate: Int { renderer.sampleRate }
 
     public func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error> {
-        let run = SynthesisRun(renderer: renderer, request: request, edgeFade: edgeFade, lookahead: lookahead, profile: profile)
+        let run = SynthesisRun(renderer: renderer, request: request, edgeFade: edgeFade, lookahead: lookahead, profile: profile,
+                               lexicon: lexicon)
         return AsyncThrowingStream(unfolding: { try await run.next() })
     }
 
     /// The plan a request would follow (for tests and tools).
     public func plan(_ request: SynthesisRequest) throws -> [PlannedItem] {
-        try SynthesisRun.planner(for: renderer, request: request).plan(request.text, isSSML: request.isSSML)
+        try SynthesisRun.planner(for: renderer, request: request, lexicon: lexicon).plan(request.text, isSSML: request.isSSML)
     }
 }
 
@@ -71,12 +76,13 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
 
     private let profile: VoiceProfile?
 
-    init(renderer: Renderer, request: SynthesisRequest, edgeFade: Double, lookahead: Bool = false, profile: VoiceProfile? = nil) {
+    init(renderer: Renderer, request: SynthesisRequest, edgeFade: Double, lookahead: Bool = false, profile: VoiceProfile? = nil,
+         lexicon: PronunciationLexicon? = nil) {
         self.renderer = renderer
         self.profile = profile
         self.request = request
         self.fadeFrames = Int(edgeFade * Double(renderer.sampleRate))
-        self.planner = Self.planner(for: renderer, request: request)
+        self.planner = Self.planner(for: renderer, request: request, lexicon: lexicon)
         self.lookahead = lookahead
     }
 
@@ -97,11 +103,12 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         prefetch = nil
     }
 
-    static func planner(for renderer: Renderer, request: SynthesisRequest) -> SpeechPlanner {
+    static func planner(for renderer: Renderer, request: SynthesisRequest, lexicon: PronunciationLexicon?) -> SpeechPlanner {
         let sentencePause = SpeechLimits.clamp(request.sentencePause, 0...SpeechLimits.maximumBreak)
         var planner = SpeechPlanner(language: renderer.language, chunkLimit: .characters(renderer.chunkCharacters),
                                     sentencePause: sentencePause, clausePause: sentencePause * 0.4)
         planner.firstChunkCharacters = renderer.firstChunkCharacters
+        planner.lexicon = lexicon
         return planner
     }
 
