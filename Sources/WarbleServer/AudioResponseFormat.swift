@@ -1,35 +1,38 @@
 import WarbleAudio
 
-/// The `response_format`s OpenAI defines.
+/// The `response_format`s OpenAI defines, each an encoding of WarbleAudio's shared layer.
 enum AudioResponseFormat: String, CaseIterable, Sendable {
     case wav, mp3, opus, flac, pcm
 
     /// OpenAI's `pcm`: 24 kHz, 16-bit little-endian, mono, no header.
     static let pcmSampleRate = 24_000
 
-    var contentType: String {
+    /// The encoding behind it.
+    var encoding: AudioEncoding {
         switch self {
-        case .wav: "audio/wav"
-        case .mp3: "audio/mpeg"
-        case .opus: "audio/ogg; codecs=opus"
-        case .flac: "audio/flac"
-        case .pcm: "audio/pcm"
-        }
-    }
-
-    /// Whether bytes go out as each chunk is synthesised (otherwise the file is encoded at the end).
-    var streams: Bool { self == .wav || self == .pcm }
-
-    /// The libsndfile format behind the whole-file encodings.
-    var soundFileFormat: SoundFileFormat? {
-        switch self {
+        case .wav: .wav
         case .mp3: .mp3
         case .opus: .oggOpus
-        case .flac: .flac16
-        case .wav, .pcm: nil
+        case .flac: .flac
+        case .pcm: .pcm16
         }
     }
 
+    var contentType: String { encoding.mimeType }
+
+    /// Whether bytes go out as each chunk is synthesised (otherwise the file is encoded at the end).
+    var streams: Bool { encoding.streams }
+
     /// Whether this server can produce it (libsndfile may lack an encoder).
-    var isAvailable: Bool { soundFileFormat.map(SoundFile.canWrite) ?? true }
+    var isAvailable: Bool { encoding.isAvailable }
+
+    /// The sample rate it is sent at for a model of `inputRate`.
+    func outputRate(for inputRate: Int) -> Int {
+        self == .pcm ? Self.pcmSampleRate : encoding.outputRate(for: inputRate)
+    }
+
+    /// An encoder of a model's chunks into this format.
+    func encoder(inputRate: Int) throws -> StreamingAudioEncoder {
+        try StreamingAudioEncoder(encoding: encoding, inputRate: inputRate, outputRate: outputRate(for: inputRate))
+    }
 }

@@ -32,7 +32,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             throw translated
         }
         let inputRate = first?.sampleRate ?? voice.sampleRate
-        let outputRate = AudioStreamEncoder.outputRate(format: format, inputRate: inputRate)
+        let outputRate = format.outputRate(for: inputRate)
         let events = speech.streamFormat == .sse
         var headers: HTTPFields = [
             .contentType: events ? "text/event-stream" : format.contentType,
@@ -60,7 +60,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             do {
                 try await received.body.consumeWithCancellationOnInboundClose { _ in
                     let framing = try SpeechStreamFraming(
-                        encoder: AudioStreamEncoder(format: format, inputRate: inputRate), events: events, input: input)
+                        encoder: format.encoder(inputRate: inputRate), events: events, input: input)
                     do {
                         if let first {
                             for piece in try framing.pieces(for: first) { try await writer.write(ByteBuffer(bytes: piece)) }

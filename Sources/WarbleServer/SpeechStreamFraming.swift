@@ -1,3 +1,4 @@
+import WarbleAudio
 import Foundation
 import WarbleSpeech
 
@@ -7,12 +8,12 @@ import WarbleSpeech
 ///
 /// Not `Sendable`: it owns the encoder and belongs to the task writing the response.
 final class SpeechStreamFraming {
-    let encoder: AudioStreamEncoder
+    let encoder: StreamingAudioEncoder
     let events: Bool
     private let input: String.UTF8View
     private var samplesSoFar = 0
 
-    init(encoder: AudioStreamEncoder, events: Bool, input: String) {
+    init(encoder: StreamingAudioEncoder, events: Bool, input: String) {
         self.encoder = encoder
         self.events = events
         self.input = input.utf8

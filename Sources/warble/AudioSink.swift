@@ -4,11 +4,22 @@ import WarbleAudio
 
 /// Where `warble say` puts its audio, chunk by chunk.
 ///
-/// WAV to a file is written as it comes and its sizes patched on close; WAV and raw PCM to standard
-/// output stream as they come. FLAC, Ogg and MP3 go through libsndfile, which encodes whole files:
-/// those are collected and written at the end.
+/// WAV to a file is written as it comes and its sizes patched on close; everything else goes through
+/// WarbleAudio's `StreamingAudioEncoder` (the server's too): WAV and raw PCM to standard output stream
+/// as they come; FLAC, Ogg and MP3 are encoded whole by libsndfile and written at the end.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     case wav, flac, ogg, mp3, raw
+
+    /// The shared encoding behind it.
+    var encoding: AudioEncoding {
+        switch self {
+        case .wav: .wav
+        case .flac: .flac
+        case .ogg: .oggVorbis
+        case .mp3: .mp3
+        case .raw: .pcm16
+        }
+    }
 
     /// The format a file name implies, if any.
     init?(fileName: String) {
@@ -30,20 +41,13 @@ protocol AudioSink {
 
 enum AudioSinks {
     static func make(path: String, format: OutputFormat) throws -> any AudioSink {
-        let toStdout = path == "-"
-        switch format {
-        case .wav:
-            return toStdout ? WAVPipeSink() : try WAVFileSink(path: path)
-        case .raw:
-            return RawSink(handle: toStdout ? .standardOutput : try createFile(path))
-        case .flac, .ogg, .mp3:
-            let fileFormat: SoundFileFormat = format == .flac ? .flac16 : format == .ogg ? .oggVorbis : .mp3
-            guard SoundFile.canWrite(fileFormat) else {
-                throw ValidationErrorMessage("this libsndfile (\(SoundFile.libraryVersion)) cannot write \(fileFormat); "
-                    + "it can write: \(SoundFile.writableFormats.map(\.description).joined(separator: ", "))")
-            }
-            return EncodedSink(path: path, format: fileFormat)
+        let encoding = format.encoding
+        if let fileFormat = encoding.soundFileFormat, !encoding.isAvailable {
+            throw ValidationErrorMessage("this libsndfile (\(SoundFile.libraryVersion)) cannot write \(fileFormat); "
+                + "it can write: \(SoundFile.writableFormats.map(\.description).joined(separator: ", "))")
         }
+        if format == .wav, path != "-" { return try WAVFileSink(path: path) }
+        return EncodedSink(handle: path == "-" ? .standardOutput : try createFile(path), encoding: encoding)
     }
 
     static func createFile(_ path: String) throws -> FileHandle {
@@ -56,6 +60,7 @@ struct ValidationErrorMessage: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// WAV to a file: written as it comes, its sizes patched on close.
 struct WAVFileSink: AudioSink {
     let path: String
     var writer: WAVFileWriter?
@@ -74,59 +79,29 @@ struct WAVFileSink: AudioSink {
     }
 }
 
-struct WAVPipeSink: AudioSink {
-    var writer: WAVStreamWriter?
-
-    mutating func write(_ samples: [Float], sampleRate: Int) throws {
-        if writer == nil { writer = try WAVStreamWriter(fileHandle: .standardOutput, sampleRate: sampleRate) }
-        try writer?.write(AudioBuffer(mono: samples, sampleRate: sampleRate))
-    }
-
-    mutating func finish() throws {}
-}
-
-/// 16-bit little-endian mono PCM, no header.
-struct RawSink: AudioSink {
-    let handle: FileHandle
-
-    mutating func write(_ samples: [Float], sampleRate: Int) throws {
-        var data = Data(count: samples.count * 2)
-        data.withUnsafeMutableBytes { raw in
-            for (i, sample) in samples.enumerated() {
-                let value = Int16(max(-1, min(1, sample)) * 32767)
-                raw.storeBytes(of: value.littleEndian, toByteOffset: i * 2, as: Int16.self)
-            }
-        }
-        try handle.write(contentsOf: data)
-    }
-
-    mutating func finish() throws {
-        if handle !== FileHandle.standardOutput { try handle.close() }
-    }
-}
-
+/// Any other output: the shared streaming encoder's bytes, written as they come.
 struct EncodedSink: AudioSink {
-    let path: String
-    let format: SoundFileFormat
-    var samples: [Float] = []
-    var sampleRate = 0
+    let handle: FileHandle
+    let encoding: AudioEncoding
+    var encoder: StreamingAudioEncoder?
 
-    mutating func write(_ chunk: [Float], sampleRate: Int) throws {
-        self.sampleRate = sampleRate
-        samples += chunk
+    init(handle: FileHandle, encoding: AudioEncoding) {
+        self.handle = handle
+        self.encoding = encoding
+    }
+
+    mutating func write(_ samples: [Float], sampleRate: Int) throws {
+        if encoder == nil { encoder = try StreamingAudioEncoder(encoding: encoding, inputRate: sampleRate) }
+        guard let encoder else { return }
+        let bytes = try encoder.encode(samples)
+        if !bytes.isEmpty { try handle.write(contentsOf: bytes) }
     }
 
     mutating func finish() throws {
-        guard sampleRate > 0 else { return }
-        var buffer = AudioBuffer(mono: samples, sampleRate: sampleRate)
-        if let allowed = format.allowedSampleRates, !allowed.contains(sampleRate) {
-            let target = allowed.min { abs($0 - sampleRate) < abs($1 - sampleRate) } ?? 48000
-            buffer = try buffer.resampled(to: target)
+        if let encoder {
+            let bytes = try encoder.finish()
+            if !bytes.isEmpty { try handle.write(contentsOf: bytes) }
         }
-        if path == "-" {
-            try FileHandle.standardOutput.write(contentsOf: try SoundFile.encode(buffer, format: format))
-        } else {
-            try SoundFile.write(buffer, to: URL(fileURLWithPath: path), format: format)
-        }
+        if handle !== FileHandle.standardOutput { try handle.close() }
     }
 }
