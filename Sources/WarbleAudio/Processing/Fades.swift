@@ -6,6 +6,8 @@ public enum FadeCurve: Sendable, Equatable {
     case linear
     /// sin/cos gains whose powers sum to one: constant loudness across a crossfade of uncorrelated audio.
     case equalPower
+    /// 0.5 − 0.5 cos(πt): starts and ends flat (no click at either end); the streaming synthesizer's joins.
+    case raisedCosine
 
     /// Fade-in gain at position `t` in [0, 1]; the fade-out gain at `t` is `gain(1 - t)`.
     @inline(__always)
@@ -13,7 +15,30 @@ public enum FadeCurve: Sendable, Equatable {
         switch self {
         case .linear: Float(t)
         case .equalPower: Float(sin(t * Double.pi / 2))
+        case .raisedCosine: Float(0.5 - 0.5 * cos(Double.pi * t))
         }
+    }
+}
+
+/// Fades and gain over mono samples in place (what a stream of chunks needs: no buffer copies).
+public enum MonoSamples {
+    /// Gain rising from 0 over the first `frames` samples.
+    public static func fadeIn(_ samples: inout [Float], frames: Int, curve: FadeCurve = .linear) {
+        let n = min(max(frames, 0), samples.count)
+        for i in 0..<n { samples[i] *= curve.gain(Double(i) / Double(n)) }
+    }
+
+    /// Gain falling to 0 over the last `frames` samples.
+    public static func fadeOut(_ samples: inout [Float], frames: Int, curve: FadeCurve = .linear) {
+        let n = min(max(frames, 0), samples.count)
+        let start = samples.count - n
+        for i in 0..<n { samples[start + i] *= curve.gain(Double(n - 1 - i) / Double(n)) }
+    }
+
+    /// Every sample times `gain` (nothing to do for 1).
+    public static func applyGain(_ samples: inout [Float], _ gain: Float) {
+        guard gain != 1 else { return }
+        for i in samples.indices { samples[i] *= gain }
     }
 }
 
@@ -22,20 +47,15 @@ extension AudioBuffer {
     public func fadedIn(frames: Int, curve: FadeCurve = .linear) -> AudioBuffer {
         let n = min(max(frames, 0), frameCount)
         var copy = self
-        copy.modifyChannels { channel in
-            for i in 0..<n { channel[i] *= curve.gain(Double(i) / Double(n)) }
-        }
+        copy.modifyChannels { channel in MonoSamples.fadeIn(&channel, frames: n, curve: curve) }
         return copy
     }
 
     /// Gain falling to 0 over the last `frames` frames.
     public func fadedOut(frames: Int, curve: FadeCurve = .linear) -> AudioBuffer {
         let n = min(max(frames, 0), frameCount)
-        let start = frameCount - n
         var copy = self
-        copy.modifyChannels { channel in
-            for i in 0..<n { channel[start + i] *= curve.gain(Double(n - 1 - i) / Double(n)) }
-        }
+        copy.modifyChannels { channel in MonoSamples.fadeOut(&channel, frames: n, curve: curve) }
         return copy
     }
 

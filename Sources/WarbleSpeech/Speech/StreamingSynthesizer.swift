@@ -1,4 +1,5 @@
 import Foundation
+import WarbleAudio
 import WarbleText
 
 /// The streaming text-to-speech pipeline shared by every model family: plan the request (SSML,
@@ -281,12 +282,9 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         let start = current.emitted
         let end = start + samples.count
         let last = rendering.isFinished
-        let gain = Float(request.volume * currentProsodyVolume)
-        if gain != 1 {
-            for i in samples.indices { samples[i] *= gain }
-        }
-        if start == 0 { Self.fadeIn(&samples, frames: fadeFrames) }
-        if last { Self.fadeOut(&samples, frames: fadeFrames) }
+        MonoSamples.applyGain(&samples, Float(request.volume * currentProsodyVolume))
+        if start == 0 { MonoSamples.fadeIn(&samples, frames: fadeFrames, curve: .raisedCosine) }
+        if last { MonoSamples.fadeOut(&samples, frames: fadeFrames, curve: .raisedCosine) }
         let (inside, later) = current.events.partitioned { last || $0.sampleOffset < end }
         pendingEvents += inside.map { $0.shifted(by: -start) }
         job = last ? nil : (rendering, end, later, cancel)
@@ -320,22 +318,6 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         }
         defer { pendingEvents.removeAll() }
         return AudioChunk(samples: samples, sampleRate: renderer.sampleRate, events: pendingEvents)
-    }
-
-    /// Raised-cosine fade-in over the first `frames` samples.
-    static func fadeIn(_ samples: inout [Float], frames: Int) {
-        let n = min(frames, samples.count)
-        for i in 0..<max(0, n) {
-            samples[i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(n)))
-        }
-    }
-
-    /// Raised-cosine fade-out over the last `frames` samples.
-    static func fadeOut(_ samples: inout [Float], frames: Int) {
-        let n = min(frames, samples.count)
-        for i in 0..<max(0, n) {
-            samples[samples.count - 1 - i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(n)))
-        }
     }
 }
 
