@@ -24,14 +24,14 @@ struct WhisperMathTests {
     @Test func logSumExpMatchesDoublePrecision() {
         for count in Array(1...40) + [51_864] {
             let values = Self.row(count: count, seed: UInt64(count))
-            let got = WhisperMath.logSumExp(values), want = Self.referenceLogSumExp(values)
+            let got = LogitMath.logSumExp(values), want = Self.referenceLogSumExp(values)
             if want == -.infinity { #expect(got == -.infinity); continue }
             #expect(abs(got - want) <= 1e-6 * max(1, abs(want)), "\(count): \(got) vs \(want)")
         }
-        #expect(WhisperMath.logSumExp([Float]()) == -.infinity)
-        #expect(WhisperMath.logSumExp([Float](repeating: -.infinity, count: 33)) == -.infinity)
+        #expect(LogitMath.logSumExp([Float]()) == -.infinity)
+        #expect(LogitMath.logSumExp([Float](repeating: -.infinity, count: 33)) == -.infinity)
         // Values far below the peak contribute (almost) nothing, and nothing goes negative or NaN.
-        #expect(abs(WhisperMath.logSumExp([0, -200, -1e30, -.infinity]) - 0) < 1e-12)
+        #expect(abs(LogitMath.logSumExp([0, -200, -1e30, -.infinity]) - 0) < 1e-12)
     }
 
     /// Each exponential within 2.5e-7 relative of libm's over [-87, 0] (seen through log(1 + exp(x))),
@@ -39,11 +39,11 @@ struct WhisperMathTests {
     @Test func exponentialIsAccurate() {
         let xs = stride(from: -87.0, through: 0.0, by: 0.0137).map { Float($0) }
         for x in xs {
-            let e = exp(WhisperMath.logSumExp([0, x])) - 1, want = exp(Double(x))
+            let e = exp(LogitMath.logSumExp([0, x])) - 1, want = exp(Double(x))
             #expect(abs(e - want) <= 2.5e-7 * want + 1e-15, "\(x): \(e) vs \(want)")
         }
         let values: [Float] = xs
-        let sum = exp(WhisperMath.logSumExp(values))
+        let sum = exp(LogitMath.logSumExp(values))
         let want = values.reduce(0.0) { $0 + exp(Double($1)) }
         #expect(abs(sum - want) / want < 2e-7, "\(sum) vs \(want)")
     }
@@ -57,12 +57,12 @@ struct WhisperMathTests {
         values[51_863] = 30.5
         for k in [1, 2, 6, 11, 64] {
             let want = values.indices.sorted { values[$0] > values[$1] || (values[$0] == values[$1] && $0 < $1) }
-            #expect(WhisperMath.top(values, count: k) == Array(want.prefix(k)), "k \(k)")
+            #expect(LogitMath.top(values, count: k) == Array(want.prefix(k)), "k \(k)")
         }
-        #expect(WhisperMath.argmax(values) == 12)
-        #expect(WhisperMath.top([1, 3, 2], count: 6) == [1, 2, 0])
-        #expect(WhisperMath.top([-.infinity, -.infinity], count: 1) == [0])
-        #expect(WhisperMath.top([], count: 3).isEmpty)
-        #expect(WhisperMath.maximum(UnsafeBufferPointer(start: nil, count: 0)) == -.infinity)
+        #expect(LogitMath.argmax(values) == 12)
+        #expect(LogitMath.top([1, 3, 2], count: 6) == [1, 2, 0])
+        #expect(LogitMath.top([-.infinity, -.infinity], count: 1) == [0])
+        #expect(LogitMath.top([], count: 3).isEmpty)
+        #expect(LogitMath.maximum(UnsafeBufferPointer(start: nil, count: 0)) == -.infinity)
     }
 }

@@ -1,28 +1,25 @@
 import WarbleSpeech
 import ONNXRuntime
 
-/// The per-request decoder state: the self-attention KV cache of every row (beam or sample) and how
-/// many positions it holds. Made for one window of one request and dropped with it.
+/// The per-request decoder state: the self-attention KV cache of every row (beam or sample), on the
+/// shared decoding kit's `KVCache`. Made for one window of one request and dropped with it.
 struct WhisperDecodingState {
     let model: WhisperModel
     let encoding: WhisperEncoding
-    private(set) var batch: Int
-    private(set) var positions = 0
     /// Per layer: K transposed `[batch, heads, headDimension, positions]`, V `[batch, heads, positions, headDimension]`.
-    private var pastK: [Tensor]
-    private var pastV: [Tensor]
+    private var cache: KVCache
+    var batch: Int { cache.batch }
+    var positions: Int { cache.length }
 
     init(model: WhisperModel, encoding: WhisperEncoding, batch: Int) throws {
-        let c = model.configuration
         self.model = model
         self.encoding = encoding
-        self.batch = batch
-        pastK = try (0..<c.decoderLayers).map { _ in
-            try Tensor(repeating: Float(0), shape: [batch, c.decoderHeads, c.headDimension, 0])
+        let names = model.decoderNames
+        let entries = names.pastK.indices.flatMap { layer in
+            [KVCache.Entry(past: names.pastK[layer], present: names.presentK[layer], sequenceAxis: 3),
+             KVCache.Entry(past: names.pastV[layer], present: names.presentV[layer], sequenceAxis: 2)]
         }
-        pastV = try (0..<c.decoderLayers).map { _ in
-            try Tensor(repeating: Float(0), shape: [batch, c.decoderHeads, 0, c.headDimension])
-        }
+        cache = try KVCache(session: model.decoder, entries: entries, batch: batch)
     }
 
     /// Runs the decoder on `tokens` (one equal-length row per batch entry), extends the cache and
@@ -41,42 +38,16 @@ struct WhisperDecodingState {
         feeds["tokens"] = try Tensor(tokens.flatMap { $0.map(Int64.init) }, shape: [batch, length])
         feeds["offset"] = try Tensor([Int64(positions)], shape: [1])
         feeds["logit_positions"] = try Tensor(wanted.map(Int64.init), shape: [wanted.count])
-        let names = model.decoderNames
-        for layer in pastK.indices {
-            feeds[names.pastK[layer]] = pastK[layer]
-            feeds[names.pastV[layer]] = pastV[layer]
-        }
-        let out = try model.decoder.run(feeds, outputs: names.outputs)
-        for layer in pastK.indices {
-            pastK[layer] = try out.tensor(names.presentK[layer])
-            pastV[layer] = try out.tensor(names.presentV[layer])
-        }
-        positions += length
+        cache.feed(into: &feeds)
+        let out = try model.decoder.run(feeds, outputs: model.decoderNames.outputs)
+        try cache.update(from: out, added: length)
         return WhisperLogits(tensor: try out.tensor("logits"), batch: batch, length: wanted.count,
                              vocabulary: model.configuration.vocabularySize)
     }
 
     /// Keeps the cache rows `rows` (in that order; repeats allowed): beams that survived a step.
     mutating func reorder(_ rows: [Int]) throws {
-        if rows == Array(0..<batch) { return }
-        pastK = try pastK.map { try Self.gather($0, rows: rows) }
-        pastV = try pastV.map { try Self.gather($0, rows: rows) }
-        batch = rows.count
-    }
-
-    /// Gathers along axis 0 of a `[B, …]` tensor.
-    private static func gather(_ tensor: Tensor, rows: [Int]) throws -> Tensor {
-        let inner = tensor.shape.dropFirst().reduce(1, *)
-        var shape = tensor.shape
-        shape[0] = rows.count
-        return try tensor.withUnsafeBufferPointer(of: Float.self) { source in
-            try Tensor(shape: shape, of: Float.self) { target in
-                guard inner > 0 else { return }
-                for (b, row) in rows.enumerated() {
-                    (target.baseAddress! + b * inner).update(from: source.baseAddress! + row * inner, count: inner)
-                }
-            }
-        }
+        try cache.reorder(rows)
     }
 }
 

@@ -34,7 +34,7 @@ extension WhisperModel {
         var state = try WhisperDecodingState(model: self, encoding: encoding, batch: 1)
         let row = try state.step([[c.specialTokens.sot]]).row(0)
         let logits = c.languageIDs.map { row[$0] }
-        let probabilities = WhisperMath.logSoftmax(logits).map { exp($0) }
+        let probabilities = LogitMath.logSoftmax(logits).map { exp($0) }
         let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] }!
         return WhisperLanguageDetection(language: c.languageCodes[best], probability: probabilities[best],
                                         languages: c.languageCodes, probabilities: probabilities)

@@ -53,8 +53,8 @@ struct WhisperLogitsFilter: Sendable {
             // ctranslate2 compares log-softmax values; the normaliser is common to both sides, so the
             // raw logits decide the same and only the 1,501 timestamp entries need an exponential.
             let all = UnsafeBufferPointer(l)
-            let maxText = Double(WhisperMath.maximum(UnsafeBufferPointer(rebasing: all[0..<begin])))
-            let timestamp = WhisperMath.logSumExp(UnsafeBufferPointer(rebasing: all[begin...]))
+            let maxText = Double(LogitMath.maximum(UnsafeBufferPointer(rebasing: all[0..<begin])))
+            let timestamp = LogitMath.logSumExp(UnsafeBufferPointer(rebasing: all[begin...]))
             if timestamp > maxText { disable(0..<begin) }
         }
     }

@@ -45,7 +45,7 @@ struct WhisperSearch {
     /// position asked for).
     private func noSpeech(_ logits: WhisperLogits, model: WhisperModel) throws -> Double {
         let row = try logits.row(0, position: 0)
-        let normaliser = WhisperMath.logSumExp(row)
+        let normaliser = LogitMath.logSumExp(row)
         return exp(Double(row[model.configuration.specialTokens.noSpeech]) - normaliser)
     }
 
@@ -67,8 +67,8 @@ struct WhisperSearch {
             for (row, hypothesis) in alive.enumerated() {
                 var raw = try logits.row(row)
                 filter.apply(&raw, generated: hypothesis.tokens[...])
-                let normaliser = WhisperMath.logSumExp(raw)
-                for token in width == 1 ? [WhisperMath.argmax(raw)] : WhisperMath.top(raw, count: width + 1) {
+                let normaliser = LogitMath.logSumExp(raw)
+                for token in width == 1 ? [LogitMath.argmax(raw)] : LogitMath.top(raw, count: width + 1) {
                     candidates.append((row, token, hypothesis.score + Double(raw[token]) - normaliser))
                 }
             }
@@ -122,15 +122,9 @@ struct WhisperSearch {
             for row in 0..<count where !done[row] {
                 var raw = step == 0 ? first : try logits!.row(row)
                 filter.apply(&raw, generated: tokens[row][...])
-                let logProbs = WhisperMath.logSoftmax(raw)
-                let tempered = WhisperMath.logSoftmax(raw.map { $0 / Float(temperature) })
-                var u = Double(generator.next() >> 11) / Double(1 << 53)
-                var token = eot
-                for (i, lp) in tempered.enumerated() where lp > -.infinity {
-                    u -= exp(lp)
-                    token = i
-                    if u <= 0 { break }
-                }
+                let logProbs = LogitMath.logSoftmax(raw)
+                let tempered = LogitMath.logSoftmax(raw.map { $0 / Float(temperature) })
+                let token = TokenSampler.draw(logProbabilities: tempered, fallback: eot, using: &generator)
                 scores[row] += logProbs[token]
                 if token == eot { done[row] = true } else { tokens[row].append(token) }
             }
@@ -141,18 +135,5 @@ struct WhisperSearch {
             scores[a] / Double(max(tokens[a].count, 1)) < scores[b] / Double(max(tokens[b].count, 1))
         }!
         return Result(tokens: tokens[best], sumLogProbability: scores[best], noSpeechProbability: noSpeechProbability)
-    }
-}
-
-/// A small deterministic random generator for temperature sampling.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
