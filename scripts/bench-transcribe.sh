@@ -16,8 +16,10 @@ else
     "$warble_root/tools/whisper/install.sh" "$model"
 fi
 say "building warble (release)"
-swift build --package-path "$warble_root" --scratch-path "$warble_root/.build-asr" -c release --product warble >&2
-bin="$(swift build --package-path "$warble_root" --scratch-path "$warble_root/.build-asr" -c release --show-bin-path)"
+# WARBLE_BENCH_SCRATCH: build in that scratch path instead (e.g. .build, to share one release build).
+build_scratch="${WARBLE_BENCH_SCRATCH:-$warble_root/.build-asr}"
+swift build --package-path "$warble_root" --scratch-path "$build_scratch" -c release --product warble >&2
+bin="$(swift build --package-path "$warble_root" --scratch-path "$build_scratch" -c release --show-bin-path)"
 work="$warble_root/.build-asr/bench-inputs"
 mkdir -p "$work"
 "$python" "$warble_root/tools/asr/bench_transcribe.py" "$bin/warble" "$model" --threads "$threads" \

@@ -26,8 +26,10 @@ ort="$("$python" -c 'import onnxruntime; print(onnxruntime.__version__)')"
 
 scratch="$warble_root/.build-ttsbench"
 say "building warble (release)"
-swift build -c release --scratch-path "$scratch" --product warble >&2
-warble="$scratch/release/warble"
+# WARBLE_BENCH_SCRATCH: build in that scratch path instead (e.g. .build, to share one release build).
+build_scratch="${WARBLE_BENCH_SCRATCH:-$scratch}"
+swift build -c release --scratch-path "$build_scratch" --product warble >&2
+warble="$build_scratch/release/warble"
 
 rounds="${BENCH_ROUNDS:-3}"
 threads="${BENCH_THREADS:-1}"
