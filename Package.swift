@@ -97,11 +97,16 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: Playback (PulseAudio, or PipeWire's PulseAudio server; Linux)
+        .systemLibrary(name: "CPulseSimple", providers: [.apt(["libpulse-dev"])]),
+        .target(name: "WarblePlayback", dependencies: [.target(name: "CPulseSimple", condition: .when(platforms: [.linux]))],
+                swiftSettings: strict),
+
         // MARK: Executables
         .executableTarget(
             name: "warble",
             dependencies: [
-                "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleSpeech", "WarbleEngine", "WarbleServer",
+                "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleSpeech", "WarbleEngine", "WarbleServer", "WarblePlayback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -20,14 +20,14 @@ done
 
 # --- System packages (Debian) --------------------------------------------------------------
 apt_packages=(
-    pkg-config unzip sox espeak-ng
+    pkg-config unzip sox espeak-ng libpulse-dev
     libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev zlib1g-dev
 )
 # python3 -m venv and pip: the tool environment, and fetch_wheel's `pip download` of the pinned wheels.
 apt_packages+=(python3-venv python3-pip)
 if [[ $dev == 1 ]]; then
     # Tests and benchmarks: curl for the server's end-to-end test, GNU time for peak memory.
-    apt_packages+=(curl time)
+    apt_packages+=(curl time pulseaudio pulseaudio-utils)
 fi
 
 missing=()

@@ -49,19 +49,92 @@ check "nothing to say is a clear error" bash -c "
 check "malformed SSML gives line and column" bash -c "
     ! '$warble' say '<speak><break></speak>' -o '$work/i.wav' 2>'$work/err' && grep -q 'line 1, column' '$work/err'"
 check "bad rate is refused" bash -c "! '$warble' say 'x' --rate 9 -o '$work/j.wav' 2>'$work/err' && grep -q 'rate' '$work/err'"
-# --play with players of our own on PATH (the real ones need a sound device this machine may not have):
-# one that records what it is sent, one that fails, and none at all.
-mkdir -p "$work/player-ok" "$work/player-fails" "$work/no-player"
-printf '#!/bin/sh\ncat > "%s"\n' "$work/played.wav" > "$work/player-ok/pw-play"
-printf '#!/bin/sh\nexit 1\n' > "$work/player-fails/pw-play"
-chmod +x "$work/player-ok/pw-play" "$work/player-fails/pw-play"
-check "--play streams WAV at the voice's rate into the player" bash -c "
-    PATH='$work/player-ok:$PATH' '$warble' say 'Played aloud.' --play -q && [[ \$(soxi -r '$work/played.wav') == 22050 ]] &&
-    python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.5 else 1)' \$(soxi -D '$work/played.wav')"
-check "--play fails with a clear error when the player fails" bash -c "
-    ! PATH='$work/player-fails:$PATH' '$warble' say 'x' --play 2>'$work/err' && grep -q 'could not play the audio' '$work/err'"
-check "--play without any player says which to install" bash -c "
-    ! PATH='$work/no-player' '$warble' say 'x' --play 2>'$work/err' && grep -q 'needs an audio player' '$work/err'"
+# Playback through a real PulseAudio server of the test's own (null sink, private socket): what warble
+# plays is recorded from the sink's monitor by parec and must be speech-loud and as long as the speech.
+pulse_dir="$work/pulse"
+mkdir -p "$pulse_dir/run"
+if command -v pulseaudio >/dev/null && command -v parec >/dev/null; then
+    HOME="$pulse_dir" PULSE_RUNTIME_PATH="$pulse_dir/run" pulseaudio -n --daemonize=no --exit-idle-time=-1 \
+        --use-pid-file=no --disable-shm=yes -L "module-null-sink sink_name=warble_test" \
+        -L "module-native-protocol-unix auth-anonymous=1 socket=$pulse_dir/socket" >"$pulse_dir/log" 2>&1 &
+    pulse_pid=$!
+    trap 'kill $pulse_pid 2>/dev/null; rm -rf "$work"' EXIT
+    export PULSE_SERVER="unix:$pulse_dir/socket"
+    for _ in $(seq 100); do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
+    record_playback() {  # record_playback OUT.wav COMMAND...: runs COMMAND while the sink's monitor is recorded
+        local out="$1"; shift
+        parec -d warble_test.monitor --file-format=wav "$out" & local rec=$!
+        # Wait for the recording stream to exist (an event, not a fixed delay).
+        for _ in $(seq 100); do pactl list short source-outputs | grep -q . && break; sleep 0.05; done
+        "$@"; local status=$?
+        kill -INT $rec; wait $rec
+        return $status
+    }
+    loud_for() {  # loud_for FILE SECONDS: at least SECONDS of the recording above -40 dBFS
+        python3 - "$1" "$2" <<'PY'
+import sys, wave, array
+w = wave.open(sys.argv[1]); frames = array.array("h", w.readframes(w.getnframes()))
+channels, rate = w.getnchannels(), w.getframerate(); window = rate // 50
+loud = sum(1 for i in range(0, len(frames) // channels - window, window)
+           if max(abs(v) for v in frames[i * channels:(i + window) * channels]) > 328)
+sys.exit(0 if loud * 0.02 >= float(sys.argv[2]) else 1)
+PY
+    }
+    check "say with no -o plays through the sound server (PulseAudio, recorded from its sink)" bash -c "
+        $(declare -f record_playback loud_for); record_playback '$work/played.wav' '$warble' say 'Played aloud through the sound server.' -q &&
+        loud_for '$work/played.wav' 1.0 && [[ ! -e warble.wav ]]"
+    check "--play with -o writes the file and plays it" bash -c "
+        $(declare -f record_playback loud_for); record_playback '$work/played2.wav' '$warble' say 'Both at once.' --play -o '$work/both.wav' -q &&
+        loud_for '$work/played2.wav' 0.4 && [[ \$(soxi -r '$work/both.wav') == 22050 ]]"
+    unset PULSE_SERVER
+else
+    failed=$((failed + 1)); echo "FAIL playback checks: pulseaudio and parec are missing (scripts/setup.sh --dev installs them)"
+fi
+check "say with no sound server says so and how to write a file" bash -c "
+    ! PULSE_SERVER=unix:/nonexistent/socket '$warble' say 'x' 2>'$work/err' && grep -q 'no sound server' '$work/err' && grep -q -- '-o FILE' '$work/err'"
+
+# Output files: the format follows --format or the extension, never silently WAV; other files are kept.
+check "say writes opus and aiff by their extensions" bash -c "
+    '$warble' say 'Opus.' -o '$work/o.opus' -q && head -c 40 '$work/o.opus' | grep -q OpusHead &&
+    '$warble' say 'Aiff.' -o '$work/o.aiff' -q && [[ \$(soxi -t '$work/o.aiff') == aiff ]]"
+check "an extension warble cannot write is an error naming the ones it can" bash -c "
+    ! '$warble' say 'x' -o '$work/x.m4a' 2>'$work/err' && grep -q 'cannot write .m4a' '$work/err' && grep -q '.flac' '$work/err' &&
+    [[ ! -e '$work/x.m4a' ]]"
+check "an existing text file is not overwritten without --force" bash -c "
+    echo 'keep me' > '$work/keep.txt' && ! '$warble' say 'x' --format wav -o '$work/keep.txt' 2>'$work/err' &&
+    grep -q -- '--force' '$work/err' && grep -q 'keep me' '$work/keep.txt' &&
+    '$warble' say 'x' --format wav -o '$work/keep.txt' --force -q && [[ \$(soxi -t '$work/keep.txt') == wav ]]"
+check "an existing audio file is replaced" bash -c "
+    '$warble' say 'First.' -o '$work/again.wav' -q && '$warble' say 'Second, longer sentence.' -o '$work/again.wav' -q"
+long_text="$(for i in $(seq 60); do echo "This is sentence number $i of a long text that takes a while."; done)"
+for signal in INT TERM; do
+    check "SIG$signal during say -o leaves a valid WAV whose sizes match its bytes" bash -c "
+        '$warble' say '$long_text' -o '$work/int-$signal.wav' -q & pid=\$!
+        while [[ \$(stat -c %s '$work/int-$signal.wav' 2>/dev/null || echo 0) -le 44 ]]; do sleep 0.02; done
+        kill -$signal \$pid; wait \$pid; status=\$?
+        [[ \$status == \$((128 + \$(kill -l $signal))) ]] &&
+        python3 -c 'import wave, os, sys; w = wave.open(sys.argv[1]); sys.exit(0 if 44 + 2 * w.getnframes() == os.path.getsize(sys.argv[1]) and w.getnframes() > 0 else 1)' '$work/int-$signal.wav'"
+done
+check "SIGINT during say -o x.flac leaves a readable FLAC of what was spoken" bash -c "
+    '$warble' say '$long_text' -o '$work/int.flac' --events json > '$work/ev' & pid=\$!
+    while ! grep -q sentence '$work/ev' 2>/dev/null; do sleep 0.02; done
+    kill -INT \$pid; wait \$pid; [[ \$? == 130 ]] && soxi '$work/int.flac' >/dev/null"
+check "--events json prints sentences, words and marks with times" bash -c "
+    '$warble' say '<speak>One two <mark name=\"here\"/> three.</speak>' -o '$work/ev.wav' --events json -q > '$work/ev.jsonl' &&
+    python3 -c '
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+kinds = {l[\"type\"] for l in lines}
+marks = [l for l in lines if l[\"type\"] == \"mark\"]
+words = [l[\"text\"] for l in lines if l[\"type\"] == \"word\"]
+times = [l[\"time\"] for l in lines]
+sys.exit(0 if kinds == {\"sentence\", \"word\", \"mark\"} and marks[0][\"name\"] == \"here\" and 0 < marks[0][\"time\"] < 3
+         and \"two\" in words and times == sorted(times) else 1)' '$work/ev.jsonl'"
+check "--version prints the version" bash -c "'$warble' --version | grep -Eq '^warble [0-9]+\.[0-9]+'"
+check "a negative or zero rate is a clear error" bash -c "
+    ! '$warble' say x --rate -1 -o '$work/r.wav' 2>'$work/err' && grep -q 'must be a positive factor' '$work/err' &&
+    ! '$warble' say x --rate 0 -o '$work/r.wav' 2>'$work/err' && grep -q 'must be a positive factor' '$work/err'"
+check "JSON is snake_case (voices --json)" bash -c "'$warble' voices --json | grep -q '\"sample_rate\"' && ! '$warble' voices --json | grep -q 'sampleRate'"
 check "voices lists both models" bash -c "'$warble' voices | grep -q 'kokoro-jm_kumo' && '$warble' voices | grep -q 'en_US-joe-medium (default)'"
 check "models lists licences" bash -c "'$warble' models | grep -q 'Apache-2.0'"
 check "doctor reports the library and passes" bash -c "'$warble' doctor | grep -q 'self-check *ok'"

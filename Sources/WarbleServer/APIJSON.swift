@@ -1,11 +1,9 @@
 import Foundation
+import WarbleSpeech
 
-/// The JSON the API answers with: snake_case keys, sorted, slashes unescaped.
+/// The JSON the API answers with: Warble's one style (snake_case keys, sorted, slashes unescaped).
 enum APIJSON {
     static func encode(_ value: some Encodable) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
-        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+        (try? WarbleJSON.encoder().encode(value)) ?? Data("{}".utf8)
     }
 }

@@ -8,7 +8,7 @@ import WarbleAudio
 /// WarbleAudio's `StreamingAudioEncoder` (the server's too): WAV and raw PCM to standard output stream
 /// as they come; FLAC, Ogg and MP3 are encoded whole by libsndfile and written at the end.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
-    case wav, flac, ogg, mp3, raw
+    case wav, flac, ogg, opus, mp3, aiff, raw
 
     /// The shared encoding behind it.
     var encoding: AudioEncoding {
@@ -16,21 +16,24 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .wav: .wav
         case .flac: .flac
         case .ogg: .oggVorbis
+        case .opus: .oggOpus
         case .mp3: .mp3
+        case .aiff: .aiff
         case .raw: .pcm16
         }
     }
 
+    /// The file name extensions that imply each format.
+    static let extensions: [(String, OutputFormat)] = [
+        ("wav", .wav), ("wave", .wav), ("flac", .flac), ("ogg", .ogg), ("oga", .ogg), ("opus", .opus),
+        ("mp3", .mp3), ("aiff", .aiff), ("aif", .aiff), ("raw", .raw), ("pcm", .raw),
+    ]
+
     /// The format a file name implies, if any.
     init?(fileName: String) {
-        switch (fileName as NSString).pathExtension.lowercased() {
-        case "wav", "wave": self = .wav
-        case "flac": self = .flac
-        case "ogg", "oga", "opus": self = .ogg
-        case "mp3": self = .mp3
-        case "raw", "pcm": self = .raw
-        default: return nil
-        }
+        let suffix = (fileName as NSString).pathExtension.lowercased()
+        guard let format = Self.extensions.first(where: { $0.0 == suffix })?.1 else { return nil }
+        self = format
     }
 }
 

@@ -72,9 +72,7 @@ struct BenchTTSCommand: AsyncParsableCommand {
             report.first_sentence_s = firstSentence.median
         }
         report.peak_rss_kib = ProcessMemory.peakResidentKiB
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        print(try WarbleJSON.string(report))
     }
 
     /// Synthesises each text as one request, adding up wall time, audio and the time inside Run.

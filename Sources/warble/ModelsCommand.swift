@@ -16,9 +16,7 @@ struct ModelsCommand: ParsableCommand {
         let store = ModelStore()
         let (models, problems) = store.scan()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(models.map(\.manifest)), as: UTF8.self))
+            print(try WarbleJSON.string(models.map(\.manifest), pretty: true))
         } else if models.isEmpty {
             print("No models installed in \(store.modelsDirectory.path). Run scripts/setup.sh to install the defaults.")
         } else {

@@ -22,3 +22,17 @@ enum OptionLimits {
         }
     }
 }
+
+extension OptionLimits {
+    /// Speaking rates every family honours.
+    static let rate = 0.25...4
+
+    static func check(rate: Double, name: String) throws {
+        guard rate.isFinite, rate > 0 else {
+            throw ValidationError("\(name) must be a positive factor (1 is normal speed, 2 twice as fast), got \(rate)")
+        }
+        guard Self.rate.contains(rate) else {
+            throw ValidationError("\(name) must be between \(Self.rate.lowerBound) and \(Self.rate.upperBound), got \(rate)")
+        }
+    }
+}

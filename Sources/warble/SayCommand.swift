@@ -7,16 +7,22 @@ import WarbleText
 struct SayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "say",
-        abstract: "Speak text or SSML into an audio file, standard output or the speakers.",
+        abstract: "Speak text or SSML aloud, or into an audio file or standard output.",
         discussion: """
-            TEXT may also come on standard input (leave it out, or give -). SSML is recognised by a \
-            leading <speak> or forced with --ssml. Audio is written as it is produced: with -o - the first \
-            sentence is on standard output while the rest is still being synthesised.
+            With no -o the speech plays through the sound server (PulseAudio, or PipeWire's PulseAudio \
+            service) as it is produced. TEXT may also come on standard input (leave it out, or give -). SSML \
+            is recognised by a leading <speak> (or an XML declaration) or forced with --ssml. Audio is \
+            written as it is produced: with -o - the first sentence is on standard output while the rest is \
+            still being synthesised. The format follows --format or the file's extension (.wav .flac .ogg \
+            .opus .mp3 .aiff .raw); an existing file that is not audio is kept unless --force. Interrupted \
+            (Ctrl-C, SIGTERM), a file keeps the audio written so far and its sizes are made right.
 
             Examples:
+              warble say "Hello there."
               warble say "Hello there." -o hello.wav
               echo "<speak>Wait <break time='500ms'/> now.</speak>" | warble say -o - > out.wav
               warble say --voice kokoro-jm_kumo --rate 1.2 "Faster, please." -o fast.flac
+              warble say --events json "<speak>One <mark name='m'/> two.</speak>" -o out.wav
             """
     )
 
@@ -29,23 +35,29 @@ struct SayCommand: AsyncParsableCommand {
     @Flag(help: "Treat the input as SSML (otherwise detected from a leading <speak>).")
     var ssml = false
 
-    @Option(help: "Speaking rate factor: 1 is normal, 2 twice as fast (0.25 to 4).")
+    @Option(parsing: .unconditional, help: "Speaking rate factor: 1 is normal, 2 twice as fast (0.25 to 4).")
     var rate: Double = 1
 
-    @Option(help: "Volume factor: 1 is unchanged, 0 silent (0 to 4).")
+    @Option(parsing: .unconditional, help: "Volume factor: 1 is unchanged, 0 silent (0 to 4).")
     var volume: Double = 1
 
-    @Option(help: "Silence between sentences, in seconds.")
+    @Option(parsing: .unconditional, help: "Silence between sentences, in seconds (0 to 10).")
     var sentencePause: Double = 0.25
 
-    @Option(name: [.short, .customLong("output")], help: "Output file, or - for standard output.")
+    @Option(name: [.short, .customLong("output")], help: "Output file, or - for standard output; left out, the speech plays.")
     var output: String?
 
-    @Option(help: "Audio format: wav, flac, ogg, mp3 or raw (16-bit PCM); from the file name when left out.")
+    @Option(help: "Audio format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")) (raw: 16-bit PCM); from the file name when left out.")
     var format: OutputFormat?
 
-    @Flag(help: "Play through the default audio device (as well as writing -o, if given).")
+    @Flag(help: "Play through the sound server as well as writing -o.")
     var play = false
+
+    @Flag(help: "Overwrite an existing file even when it is not audio.")
+    var force = false
+
+    @Option(help: "Print events as they are produced: json (one object a line: sentences, words and SSML marks with their times) on standard output, or on standard error when the audio goes there.")
+    var events: EventFormat?
 
     @Option(help: LexiconOption.help)
     var lexicon: String?
@@ -58,14 +70,17 @@ struct SayCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionLimits.check(threads: threads)
-        guard (0.25...4).contains(rate) else { throw ValidationError("--rate must be between 0.25 and 4, got \(rate)") }
-        guard (0...4).contains(volume) else { throw ValidationError("--volume must be between 0 and 4, got \(volume)") }
-        guard sentencePause >= 0, sentencePause <= 10 else {
-            throw ValidationError("--sentence-pause must be between 0 and 10 seconds")
+        try OptionLimits.check(rate: rate, name: "--rate")
+        guard volume.isFinite, (0...4).contains(volume) else { throw ValidationError("--volume must be between 0 and 4, got \(volume)") }
+        guard sentencePause.isFinite, sentencePause >= 0, sentencePause <= 10 else {
+            throw ValidationError("--sentence-pause must be between 0 and 10 seconds, got \(sentencePause)")
         }
     }
 
     func run() async throws {
+        let path = output
+        let chosenFormat = try OutputTarget.format(path: path, explicit: format)
+        try OutputTarget.checkOverwrite(path: path, force: force)
         let input = try InputText.read(text)
         let isSSML = ssml || SSMLParser.isSSML(input)
         let engine = EngineFactory.make(threads: threads, lexicon: try LexiconOption.load(lexicon))
@@ -73,28 +88,58 @@ struct SayCommand: AsyncParsableCommand {
         let request = SynthesisRequest(text: input, isSSML: isSSML, voice: voice.id, rate: rate, volume: volume,
                                        sentencePause: sentencePause)
 
-        let path = output ?? (play ? nil : "warble.wav")
-        let chosenFormat = format ?? path.flatMap { OutputFormat(fileName: $0) } ?? .wav
-        var sinks: [any AudioSink] = []
-        if let path { sinks.append(try AudioSinks.make(path: path, format: chosenFormat)) }
-        var player: Player?
-        if play { player = try Player.start(sampleRate: voice.sampleRate) }
+        // Ctrl-C or SIGTERM cancels the synthesis; what was produced is still finished properly.
+        let work = Task { try await self.speak(request, sampleRate: voice.sampleRate, engine: engine, format: chosenFormat, text: input) }
+        let interruption = Interruption.watch { work.cancel() }
+        defer { interruption.stop() }
+        let outcome = try await work.value
+        switch outcome {
+        case .finished(let summary):
+            if !quiet, let path, path != "-" { Self.note(summary) }
+        case .interrupted(let summary):
+            if !quiet { Self.note("interrupted; " + summary) }
+            throw ExitCode(128 + (interruption.signal ?? SIGINT))
+        }
+    }
 
-        let progress = Progress(totalBytes: input.utf8.count, enabled: !quiet && input.utf8.count > 2000)
-        var seconds = 0.0
-        for try await chunk in engine.synthesize(request) {
-            for index in sinks.indices { try sinks[index].write(chunk.samples, sampleRate: chunk.sampleRate) }
-            try player?.write(chunk.samples, sampleRate: chunk.sampleRate)
-            seconds += chunk.duration
-            for case .sentence(let range, _) in chunk.events { progress.update(done: range.upperBound, seconds: seconds) }
+    enum Outcome: Sendable {
+        case finished(String)
+        case interrupted(String)
+    }
+
+    /// Synthesises `request` into the output and the speakers; cancelled, it finishes what was written.
+    func speak(_ request: SynthesisRequest, sampleRate: Int, engine: Engine, format: OutputFormat, text: String) async throws -> Outcome {
+        let voiceID = request.voice ?? ""
+        let speaker = try Speaker(path: output, format: format, play: play || output == nil, sampleRate: sampleRate)
+        let printer = events.map { EventPrinter(format: $0, text: text, toStandardError: output == "-") }
+        let progress = Progress(totalBytes: text.utf8.count, enabled: !quiet && text.utf8.count > 2000)
+        do {
+            for try await chunk in engine.synthesize(request) {
+                try Task.checkCancellation()
+                printer?.print(chunk.events, at: speaker.seconds, sampleRate: chunk.sampleRate)
+                try speaker.write(chunk)
+                for case .sentence(let range, _) in chunk.events {
+                    progress.update(done: range.upperBound, seconds: speaker.seconds)
+                }
+            }
+            try Task.checkCancellation()
+        } catch where Task.isCancelled {
+            speaker.stopPlayback()
+            try speaker.finish()
+            progress.finish()
+            return .interrupted(speaker.summary(format: format, voice: voiceID))
+        } catch {
+            speaker.stopPlayback()
+            try? speaker.finish()
+            throw error
         }
-        for index in sinks.indices { try sinks[index].finish() }
-        try player?.finish()
+        try speaker.finish()
         progress.finish()
-        if !quiet, let path, path != "-" {
-            FileHandle.standardError.write(Data(String(format: "warble: wrote %@ (%.1f s of audio, %@, voice %@)\n",
-                                                       path, seconds, chosenFormat.rawValue, voice.id).utf8))
-        }
+        return .finished(speaker.summary(format: format, voice: voiceID))
+    }
+
+    static func note(_ line: String) {
+        FileHandle.standardError.write(Data("warble: \(line)\n".utf8))
     }
 }
 

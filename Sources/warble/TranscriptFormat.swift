@@ -22,11 +22,9 @@ enum TranscriptFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
                 let segments: [TranscriptSegment]
             }
             let text = TranscriptRendering.text(segments)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let document = Document(text: text, language: language ?? segments.first?.language, duration: duration,
                                     segments: segments)
-            return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+            return try WarbleJSON.string(document, pretty: true) + "\n"
         }
     }
 }

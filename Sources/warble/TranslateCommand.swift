@@ -10,8 +10,9 @@ struct TranslateCommand: AsyncParsableCommand {
         abstract: "Translate speech into English with Whisper, and speak the translation with -o.",
         discussion: """
             Needs a multilingual Whisper model (default whisper-base; tools/whisper/install.sh whisper-base). \
-            Prints the English text on standard output; with -o it also speaks it with an English voice \
-            (the default voice unless --voice is given) into that file (wav, flac, ogg or mp3 by its name).
+            Prints the English text on standard output (on standard error with -o -, where the audio goes); \
+            with -o it also speaks it with an English voice (the default voice unless --voice is given) into \
+            that file, in the format its extension names (.wav .flac .ogg .opus .mp3 .aiff .raw).
             This is the speech → text → translation → speech flow, all on this machine.
             """
     )
@@ -43,6 +44,10 @@ struct TranslateCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionLimits.check(beamSize: beamSize)
         try OptionLimits.check(threads: threads)
+        if let output {
+            _ = try OutputTarget.format(path: output, explicit: nil)
+            try OutputTarget.checkOverwrite(path: output, force: false)
+        }
     }
 
     func run() async throws {
@@ -53,7 +58,8 @@ struct TranslateCommand: AsyncParsableCommand {
             let text = try await SpeechTranslation.englishText(
                 of: audio, engine: engine, model: model, language: language == "auto" ? nil : language,
                 beamSize: beamSize, vad: vad)
-            if output != "-" { print(text) }
+            // With the audio on standard output, the text goes to standard error so that it is still seen.
+            if output == "-" { SpeechInput.note("translation: \(text)") } else { print(text) }
             if let output {
                 guard !text.isEmpty else {
                     throw ModelError(.badInput, "no speech was recognised in \(input), so there is nothing to speak")
@@ -76,7 +82,7 @@ extension TranslateCommand {
         guard chosen.language.lowercased().hasPrefix("en") else {
             throw ModelError(.unknownVoice, "voice '\(chosen.id)' speaks \(chosen.language); the translation is English")
         }
-        var sink = try AudioSinks.make(path: path, format: OutputFormat(fileName: path) ?? .wav)
+        var sink = try AudioSinks.make(path: path, format: try OutputTarget.format(path: path, explicit: nil))
         var seconds = 0.0
         for try await chunk in engine.synthesize(SynthesisRequest(text: text, voice: chosen.id)) {
             try sink.write(chunk.samples, sampleRate: chunk.sampleRate)

@@ -17,9 +17,7 @@ struct VoicesCommand: AsyncParsableCommand {
         let voices = await engine.voices
         let defaultID = await engine.defaultVoice?.id
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(voices), as: UTF8.self))
+            print(try WarbleJSON.string(voices, pretty: true))
             return
         }
         guard !voices.isEmpty else {

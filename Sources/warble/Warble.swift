@@ -9,6 +9,7 @@ struct Warble: AsyncParsableCommand {
             Models and the ONNX Runtime library live in $WARBLE_HOME (default ~/.local/share/warble); \
             scripts/setup.sh installs them. Start with `warble doctor` to see what is ready.
             """,
+        version: WarbleVersion.description,
         subcommands: [SayCommand.self, VoicesCommand.self, TranscribeCommand.self, TranslateCommand.self, DoctorCommand.self, ModelsCommand.self, InspectCommand.self, BenchCommand.self, ServeCommand.self, SpeechdCommand.self]
     )
 }

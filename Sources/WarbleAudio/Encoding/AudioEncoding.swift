@@ -9,6 +9,8 @@ public enum AudioEncoding: String, Sendable, CaseIterable {
     case oggVorbis
     case oggOpus
     case mp3
+    /// 16-bit PCM AIFF (for tools of the Apple world).
+    case aiff
 
     /// Whether bytes go out as each chunk arrives (otherwise libsndfile encodes the whole file at the end).
     public var streams: Bool { self == .wav || self == .pcm16 }
@@ -21,6 +23,7 @@ public enum AudioEncoding: String, Sendable, CaseIterable {
         case .oggVorbis: .oggVorbis
         case .oggOpus: .oggOpus
         case .mp3: .mp3
+        case .aiff: .aiff16
         }
     }
 
@@ -36,6 +39,7 @@ public enum AudioEncoding: String, Sendable, CaseIterable {
         case .oggVorbis: "audio/ogg; codecs=vorbis"
         case .oggOpus: "audio/ogg; codecs=opus"
         case .mp3: "audio/mpeg"
+        case .aiff: "audio/aiff"
         }
     }
 

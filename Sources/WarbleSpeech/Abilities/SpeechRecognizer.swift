@@ -73,4 +73,12 @@ public struct TranscriptSegment: Sendable, Hashable, Codable {
         self.noSpeechProbability = noSpeechProbability
         self.temperature = temperature
     }
+
+    /// OpenAI's names for Whisper's scores, so that every JSON Warble writes uses the same keys.
+    enum CodingKeys: String, CodingKey {
+        case start, end, text, tokens, language, temperature
+        case averageLogProbability = "avg_logprob"
+        case compressionRatio = "compression_ratio"
+        case noSpeechProbability = "no_speech_prob"
+    }
 }
