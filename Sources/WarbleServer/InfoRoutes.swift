@@ -29,9 +29,11 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
         var sampleRate: Int
         var gender: String?
         var isDefault: Bool
+        /// OpenAI voice names that stand for this voice on this server.
+        var aliases: [String]
 
         enum CodingKeys: String, CodingKey {
-            case id, name, model, language, gender
+            case id, name, model, language, gender, aliases
             case sampleRate = "sample_rate"
             case isDefault = "default"
         }
@@ -67,9 +69,11 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
 
     func voices() async -> Response {
         let defaultID = await backend.defaultVoiceID()
+        let aliases = await catalog.aliasNames()
         return Self.json(ListObject(data: await backend.installedVoices().map {
             VoiceObject(id: $0.id, name: $0.displayName, model: $0.model, language: $0.language,
-                        sampleRate: $0.sampleRate, gender: $0.gender, isDefault: $0.id == defaultID)
+                        sampleRate: $0.sampleRate, gender: $0.gender, isDefault: $0.id == defaultID,
+                        aliases: aliases[$0.id] ?? [])
         }))
     }
 

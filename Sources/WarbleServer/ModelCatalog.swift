@@ -7,6 +7,7 @@ struct ModelCatalog<Backend: SpeechBackend>: Sendable {
     static var aliases: [String] { ["tts-1", "tts-1-hd", "gpt-4o-mini-tts", "warble"] }
 
     let backend: Backend
+    var aliases: VoiceAliases = .openAI
 
     /// Every model id, aliases first.
     func modelIDs() async -> [String] {
@@ -28,11 +29,31 @@ struct ModelCatalog<Backend: SpeechBackend>: Sendable {
             let defaultID = await backend.defaultVoiceID()
             return voices.first { $0.model == model && $0.id == defaultID } ?? voices.first { $0.model == model }!
         }
-        let voice = try await backend.voice(id)
+        let voice = try await backend.voice(resolve(id, model: isAlias ? nil : model, installed: voices))
         guard isAlias || voice.model == model else {
             throw APIError.badRequest("voice '\(voice.id)' belongs to model '\(voice.model)', not '\(model)'",
                                       param: "voice", code: "invalid_value")
         }
         return voice
+    }
+
+    /// `id` itself when a voice has that id; otherwise the installed voice an OpenAI voice name stands
+    /// for (among `model`'s voices when a model is named).
+    func resolve(_ id: String?, model: String?, installed: [VoiceDescription]) async -> String? {
+        guard let id, !installed.contains(where: { $0.id == id }) else { return id }
+        let candidates = model.map { name in installed.filter { $0.model == name } } ?? installed
+        let defaultID = await backend.defaultVoiceID()
+        let fallback = candidates.contains { $0.id == defaultID } ? defaultID : candidates.first?.id
+        return aliases.resolve(id, installed: candidates, defaultVoice: fallback) ?? id
+    }
+
+    /// The OpenAI voice names that stand for each installed voice.
+    func aliasNames() async -> [String: [String]] {
+        let installed = await backend.installedVoices()
+        var names: [String: [String]] = [:]
+        for name in aliases.table.keys.sorted() where !installed.contains(where: { $0.id == name }) {
+            if let id = await resolve(name, model: nil, installed: installed) { names[id, default: []].append(name) }
+        }
+        return names
     }
 }

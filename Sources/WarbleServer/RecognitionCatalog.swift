@@ -5,6 +5,8 @@ import WarbleSpeech
 struct RecognitionCatalog: Sendable {
     /// The name OpenAI clients send.
     static let alias = "whisper-1"
+    /// Every OpenAI recognition model name: each stands for the configured default model.
+    static let aliases = [alias, "gpt-4o-transcribe", "gpt-4o-mini-transcribe"]
 
     let backend: any TranscriptionBackend
     let configuration: ServerConfiguration
@@ -12,7 +14,7 @@ struct RecognitionCatalog: Sendable {
     /// Every model id, the alias first; none when no recognition model is installed.
     func modelIDs() async -> [String] {
         let installed = await backend.recognitionModels().map(\.id)
-        return installed.isEmpty ? [] : [Self.alias] + installed
+        return installed.isEmpty ? [] : Self.aliases + installed
     }
 
     /// The installed model a request's `model` names (404 when none), able to do `task` (400 otherwise).
@@ -23,12 +25,12 @@ struct RecognitionCatalog: Sendable {
                 + "tools/whisper/install.sh whisper-tiny.en (or whisper-base)", param: "model", code: "model_not_found")
         }
         let list = installed.map(\.id).joined(separator: ", ")
-        let isAlias = requested == Self.alias
+        let isAlias = Self.aliases.contains(requested)
         let id = isAlias ? (task == .translate ? configuration.defaultTranslationModel
                                                : configuration.defaultTranscriptionModel) : requested
         guard let model = installed.first(where: { $0.id == id }) else {
             if isAlias {
-                throw APIError(.notFound, "\(Self.alias) stands for '\(id)' on this server, which is not installed; "
+                throw APIError(.notFound, "\(requested) stands for '\(id)' on this server, which is not installed; "
                     + "installed: \(list) (choose with warble serve --\(task == .translate ? "translation" : "asr")-model)",
                     param: "model", code: "model_not_found")
             }

@@ -29,12 +29,15 @@ public struct ServerConfiguration: Sendable {
     public var defaultTranscriptionModel: String
     /// The recognition model `whisper-1` means on `/v1/audio/translations` (it must be multilingual).
     public var defaultTranslationModel: String
+    /// OpenAI's voice names (alloy, echo, …) and the installed voices they stand for.
+    public var voiceAliases: VoiceAliases
 
     public init(host: String = "127.0.0.1", port: Int = 8880, apiKey: String? = nil, maxBodyBytes: Int = 64 << 10,
                 maxInputCharacters: Int = 4096, requestTimeLimit: Duration = .seconds(120),
                 maxConcurrentSyntheses: Int = 2, maxQueuedRequests: Int = 8, maxUploadBytes: Int = 25 << 20,
                 maxAudioSeconds: Double = 600, maxUploadSeconds: Double = 1800,
-                defaultTranscriptionModel: String = "whisper-tiny.en", defaultTranslationModel: String = "whisper-base") {
+                defaultTranscriptionModel: String = "whisper-tiny.en", defaultTranslationModel: String = "whisper-base",
+                voiceAliases: VoiceAliases = .openAI) {
         self.host = host
         self.port = port
         self.apiKey = apiKey
@@ -48,6 +51,7 @@ public struct ServerConfiguration: Sendable {
         self.maxUploadSeconds = maxUploadSeconds
         self.defaultTranscriptionModel = defaultTranscriptionModel
         self.defaultTranslationModel = defaultTranslationModel
+        self.voiceAliases = voiceAliases
     }
 
     /// Whether `host` only accepts connections from this machine.

@@ -26,7 +26,7 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         router.add(middleware: OpenAIErrorMiddleware())
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
 
-        let catalog = ModelCatalog(backend: backend)
+        let catalog = ModelCatalog(backend: backend, aliases: configuration.voiceAliases)
         let recognition = RecognitionCatalog(backend: transcriber, configuration: configuration)
         let info = InfoRoutes(backend: backend, catalog: catalog, recognition: recognition, admission: admission)
         let speech = SpeechRoute(backend: backend, configuration: configuration, admission: admission, catalog: catalog)

@@ -12,8 +12,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Routes: POST /v1/audio/speech (text to speech), POST /v1/audio/transcriptions and \
             /v1/audio/translations (speech to text, multipart uploads as OpenAI takes them), GET /v1/models, \
-            /v1/audio/voices, /health. OpenAI's model name whisper-1 stands for --asr-model on transcriptions \
-            and --translation-model on translations; installed Whisper ids (whisper-tiny.en, whisper-base) \
+            /v1/audio/voices, /health. OpenAI's voice names (alloy, echo, nova, …) stand for installed voices \
+            (see --voice-alias). OpenAI's model names whisper-1, gpt-4o-transcribe and gpt-4o-mini-transcribe \
+            stand for --asr-model on transcriptions and --translation-model on translations; installed Whisper ids (whisper-tiny.en, whisper-base) \
             work too. Whisper models load on their first request and are then shared.
 
             Binds 127.0.0.1 unless told otherwise; any other address needs an API key, which clients \
@@ -74,6 +75,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: LexiconOption.help)
     var lexicon: String?
 
+    @Option(name: .customLong("voice-alias"), help: ArgumentHelp(
+        "Make an OpenAI voice name stand for an installed voice, e.g. alloy=kokoro-jm_kumo (repeatable).",
+        discussion: "Built in: alloy, ash, ballad, coral, echo, fable, nova, onyx, sage, shimmer, verse, marin and cedar stand for Kokoro v1.0's English voices of the same name or character when installed, else the default voice. GET /v1/audio/voices shows what each stands for.",
+        valueName: "name=voice"))
+    var voiceAlias: [String] = []
+
     @Option(help: "Size of the engine's cache of rendered sentences, in MiB (0: no cache).")
     var cacheMB = 64
 
@@ -97,6 +104,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65_536).contains(maxQueue) else {
             throw ValidationError("--max-queue must be from 0 to 65536, got \(maxQueue)")
         }
+        for alias in voiceAlias where VoiceAliases.parseOverride(alias) == nil {
+            throw ValidationError("--voice-alias takes NAME=VOICE (e.g. alloy=en_US-joe-medium), got '\(alias)'")
+        }
         guard timeLimit.isFinite, timeLimit > 0, timeLimit <= 86_400 else {
             throw ValidationError("--time-limit must be from 0 to 86400 seconds, got \(timeLimit)")
         }
@@ -108,7 +118,8 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, apiKey: key?.isEmpty == false ? key : nil, maxBodyBytes: maxBodyBytes,
             maxInputCharacters: maxInputCharacters, requestTimeLimit: .milliseconds(Int(timeLimit * 1000)),
             maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue, maxUploadBytes: maxUploadBytes,
-            maxAudioSeconds: maxAudioSeconds, maxUploadSeconds: maxUploadSeconds, defaultTranscriptionModel: asrModel, defaultTranslationModel: translationModel)
+            maxAudioSeconds: maxAudioSeconds, maxUploadSeconds: maxUploadSeconds, defaultTranscriptionModel: asrModel, defaultTranslationModel: translationModel,
+            voiceAliases: voiceAlias.compactMap(VoiceAliases.parseOverride).reduce(VoiceAliases.openAI) { $0.overriding($1.name, with: $1.voice) })
         do { try settings.validate() } catch { throw ValidationError(error.description) }
 
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(

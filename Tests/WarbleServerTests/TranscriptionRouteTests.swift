@@ -31,6 +31,16 @@ import WarbleSpeech
         #expect(call.frames == 32000 && call.sampleRate == 16000 && call.channels == 1)
     }
 
+    @Test(arguments: ["gpt-4o-transcribe", "gpt-4o-mini-transcribe"])
+    func currentOpenAIModelNamesMeanTheConfiguredModel(name: String) async throws {
+        let backend = TranscriptionFakeBackend()
+        try await withTranscriptionServer(backend) { client in
+            let response = try await client.transcribe(MultipartBody([("model", name)]))
+            #expect(response.status == .ok)
+        }
+        #expect(await backend.probe.calls.first?.model == "whisper-tiny.en")
+    }
+
     @Test func whisper1MapsToAnotherConfiguredModel() async throws {
         let backend = TranscriptionFakeBackend()
         try await withTranscriptionServer(backend, configuration: .init(defaultTranscriptionModel: "whisper-base")) { client in
@@ -186,7 +196,7 @@ import WarbleSpeech
         try await withTranscriptionServer { client in
             let list = try await client.execute(uri: "/v1/models", method: .get)
             let ids = try #require(try object(list)["data"] as? [[String: Any]]).compactMap { $0["id"] as? String }
-            #expect(Array(ids.suffix(3)) == ["whisper-1", "whisper-base", "whisper-tiny.en"])
+            #expect(Array(ids.suffix(5)) == ["whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe", "whisper-base", "whisper-tiny.en"])
             #expect(ids.contains("tts-1"))
             for id in ["whisper-1", "whisper-tiny.en"] {
                 let one = try await client.execute(uri: "/v1/models/\(id)", method: .get)

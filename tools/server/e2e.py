@@ -96,6 +96,9 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
         result = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"))
         print(f"     transcription (json, model load included): {time.monotonic() - started:.2f} s", flush=True)
         check_words("transcribe json", result.text)
+        for name in ("gpt-4o-transcribe", "gpt-4o-mini-transcribe"):
+            check_words(f"transcribe json (model {name})",
+                        client.audio.transcriptions.create(model=name, file=open(wav.name, "rb")).text)
         text = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"), response_format="text")
         check(isinstance(text, str), "transcribe text: a string")
         check_words("transcribe text", text)
@@ -198,6 +201,13 @@ def main() -> int:
         data = client.audio.speech.create(model="tts-1", voice=kokoro, input=TEXT, response_format="wav").content
         check_audio(f"create wav ({kokoro})", data, 24000)
 
+    # OpenAI's voice and model names, as Open WebUI and Home Assistant send them: alloy stands for an
+    # installed voice (the default one here, no Kokoro English voice being installed).
+    raw = client.audio.speech.with_raw_response.create(model="gpt-4o-mini-tts", voice="alloy", input=TEXT,
+                                                       response_format="wav")
+    check(raw.headers.get("x-warble-voice") == PIPER, f"voice alloy is spoken by {raw.headers.get('x-warble-voice')}")
+    check_audio("create wav (voice alloy, model gpt-4o-mini-tts)", raw.content, 22050)
+
     # 2. The streaming response helper: bytes arrive before synthesis ends.
     started = time.monotonic()
     first_at, pieces = None, []
@@ -215,10 +225,10 @@ def main() -> int:
 
     # 3. Errors through the client.
     try:
-        client.audio.speech.create(model="tts-1", voice="alloy", input=TEXT)
+        client.audio.speech.create(model="tts-1", voice="nobody", input=TEXT)
         check(False, "unknown voice raises NotFoundError")
     except openai.NotFoundError as error:
-        check(error.status_code == 404 and "alloy" in str(error), "unknown voice: 404 naming it")
+        check(error.status_code == 404 and "nobody" in str(error), "unknown voice: 404 naming it")
     try:
         client.audio.speech.create(model="tts-1", voice=PIPER, input="<speak>Hi <bad></speak>")
         check(False, "bad SSML raises BadRequestError")

@@ -1,0 +1,55 @@
+import WarbleSpeech
+
+/// OpenAI's voice names (what Open WebUI, Home Assistant and the SDK examples send) mapped to
+/// installed voices, as Kokoro-FastAPI does. Each name has a list of preferences, tried in order: the
+/// Kokoro v1.0 English voice of the same name or character where installed, then the server's
+/// default voice. `warble serve --voice-alias NAME=VOICE` puts VOICE first for NAME (or adds a name).
+/// An installed voice whose id is the same as an alias always wins.
+public struct VoiceAliases: Sendable, Equatable {
+    /// Name → voice ids in order of preference.
+    public private(set) var table: [String: [String]]
+
+    /// The built-in table.
+    public static let openAI = VoiceAliases(table: [
+        "alloy": ["kokoro-af_alloy", "kokoro-af_heart"],
+        "ash": ["kokoro-am_adam", "kokoro-am_michael"],
+        "ballad": ["kokoro-bm_lewis", "kokoro-bm_george"],
+        "coral": ["kokoro-af_sarah", "kokoro-af_heart"],
+        "echo": ["kokoro-am_echo", "kokoro-am_michael"],
+        "fable": ["kokoro-bm_fable", "kokoro-bm_george"],
+        "nova": ["kokoro-af_nova", "kokoro-af_bella"],
+        "onyx": ["kokoro-am_onyx", "kokoro-am_adam"],
+        "sage": ["kokoro-af_river", "kokoro-af_sky"],
+        "shimmer": ["kokoro-af_jessica", "kokoro-af_nicole"],
+        "verse": ["kokoro-am_puck", "kokoro-am_liam"],
+        "marin": ["kokoro-af_kore", "kokoro-af_aoede"],
+        "cedar": ["kokoro-am_fenrir", "kokoro-am_eric"],
+    ])
+
+    public init(table: [String: [String]]) {
+        self.table = table
+    }
+
+    /// The table with `voice` first for `name` (a new name is added).
+    public func overriding(_ name: String, with voice: String) -> VoiceAliases {
+        var copy = self
+        copy.table[name.lowercased(), default: []].removeAll { $0 == voice }
+        copy.table[name.lowercased(), default: []].insert(voice, at: 0)
+        return copy
+    }
+
+    /// Parses `NAME=VOICE` (the command-line form); nil when malformed.
+    public static func parseOverride(_ text: String) -> (name: String, voice: String)? {
+        let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return (parts[0], parts[1])
+    }
+
+    /// The voice `name` stands for among `installed` (falling back to `defaultVoice`), or nil when `name`
+    /// is no alias.
+    public func resolve(_ name: String, installed: [VoiceDescription], defaultVoice: String?) -> String? {
+        guard let preferences = table[name.lowercased()] else { return nil }
+        let ids = Set(installed.map(\.id))
+        return preferences.first(where: ids.contains) ?? defaultVoice.flatMap { ids.contains($0) ? $0 : nil }
+    }
+}
