@@ -32,7 +32,9 @@ enum AudioResponseFormat: String, CaseIterable, Sendable {
     }
 
     /// An encoder of a model's chunks into this format.
-    func encoder(inputRate: Int) throws -> StreamingAudioEncoder {
-        try StreamingAudioEncoder(encoding: encoding, inputRate: inputRate, outputRate: outputRate(for: inputRate))
+    /// `knownFrames`: the request's length when known before the first byte (WAV then has exact sizes).
+    func encoder(inputRate: Int, knownFrames: Int? = nil) throws -> StreamingAudioEncoder {
+        try StreamingAudioEncoder(encoding: encoding, inputRate: inputRate, outputRate: outputRate(for: inputRate),
+                                  knownFrames: knownFrames)
     }
 }

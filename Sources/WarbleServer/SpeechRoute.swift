@@ -60,7 +60,8 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             do {
                 try await received.body.consumeWithCancellationOnInboundClose { _ in
                     let framing = try SpeechStreamFraming(
-                        encoder: format.encoder(inputRate: inputRate), events: events, input: input)
+                        encoder: format.encoder(inputRate: inputRate, knownFrames: events ? nil : first?.requestFrames),
+                        events: events, input: input)
                     do {
                         if let first {
                             for piece in try framing.pieces(for: first) { try await writer.write(ByteBuffer(bytes: piece)) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleAudio
+import WarbleSpeech
 
 /// Where `warble say` puts its audio, chunk by chunk.
 ///
@@ -38,7 +39,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
 }
 
 protocol AudioSink {
-    mutating func write(_ samples: [Float], sampleRate: Int) throws
+    mutating func write(_ chunk: AudioChunk) throws
     mutating func finish() throws
 }
 
@@ -72,9 +73,9 @@ struct WAVFileSink: AudioSink {
         self.path = path
     }
 
-    mutating func write(_ samples: [Float], sampleRate: Int) throws {
-        if writer == nil { writer = try WAVFileWriter(url: URL(fileURLWithPath: path), sampleRate: sampleRate) }
-        try writer?.write(AudioBuffer(mono: samples, sampleRate: sampleRate))
+    mutating func write(_ chunk: AudioChunk) throws {
+        if writer == nil { writer = try WAVFileWriter(url: URL(fileURLWithPath: path), sampleRate: chunk.sampleRate) }
+        try writer?.write(AudioBuffer(mono: chunk.samples, sampleRate: chunk.sampleRate))
     }
 
     mutating func finish() throws {
@@ -93,10 +94,13 @@ struct EncodedSink: AudioSink {
         self.encoding = encoding
     }
 
-    mutating func write(_ samples: [Float], sampleRate: Int) throws {
-        if encoder == nil { encoder = try StreamingAudioEncoder(encoding: encoding, inputRate: sampleRate) }
+    mutating func write(_ chunk: AudioChunk) throws {
+        // A request whose length is known at its first chunk gets a WAV header with exact sizes.
+        if encoder == nil {
+            encoder = try StreamingAudioEncoder(encoding: encoding, inputRate: chunk.sampleRate, knownFrames: chunk.requestFrames)
+        }
         guard let encoder else { return }
-        let bytes = try encoder.encode(samples)
+        let bytes = try encoder.encode(chunk.samples)
         if !bytes.isEmpty { try handle.write(contentsOf: bytes) }
     }
 

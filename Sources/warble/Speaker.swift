@@ -21,7 +21,7 @@ final class Speaker {
     }
 
     func write(_ chunk: AudioChunk) throws {
-        try sink?.write(chunk.samples, sampleRate: chunk.sampleRate)
+        try sink?.write(chunk)
         if let player {
             do { try player.write(chunk.samples) } catch { throw ValidationErrorMessage(error.description) }
         }

@@ -85,7 +85,7 @@ extension TranslateCommand {
         var sink = try AudioSinks.make(path: path, format: try OutputTarget.format(path: path, explicit: nil))
         var seconds = 0.0
         for try await chunk in engine.synthesize(SynthesisRequest(text: text, voice: chosen.id)) {
-            try sink.write(chunk.samples, sampleRate: chunk.sampleRate)
+            try sink.write(chunk)
             seconds += chunk.duration
         }
         try sink.finish()

@@ -19,6 +19,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+import wave
 
 import numpy as np
 import openai
@@ -188,6 +189,13 @@ def main() -> int:
     wav = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format="wav").content
     check(wav[:4] == b"RIFF" and wav.count(b"RIFF") == 1, "wav: one RIFF header")
     reference = check_audio("create wav", wav, 22050)
+    # One sentence: its length is known before the first byte, so the header's sizes are exact (Python's
+    # wave module reads them as they are); more than one sentence streams with 0xFFFFFFFF sizes.
+    one = client.audio.speech.create(model="tts-1", voice=PIPER, input="Hello from Warble, in a single sentence.",
+                                     response_format="wav").content
+    frames = wave.open(io.BytesIO(one)).getnframes()
+    check(44 + 2 * frames == len(one), f"one-sentence wav: header says {frames} frames, the body holds {(len(one) - 44) // 2}")
+    check(wav[40:44] == b"\xff\xff\xff\xff", "two-sentence wav: streamed with 0xFFFFFFFF data size")
     for fmt, rate in (("mp3", 22050), ("flac", 22050), ("opus", 24000)):
         data = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format=fmt).content
         duration = check_audio(f"create {fmt}", data, rate)

@@ -15,13 +15,21 @@ public final class StreamingAudioEncoder {
     private var resampler: StreamingResampler?
     private var headerSent = false
     private var pending: [Float] = []
+    /// WAV without resampling: the frames the stream will have, when known before the first byte.
+    private let knownFrames: Int?
+    private var framesWritten = 0
 
     /// `outputRate`: the rate to write at (nil: `encoding.outputRate(for: inputRate)`); streamed
     /// encodings are resampled chunk by chunk, whole-file ones at the end.
-    public init(encoding: AudioEncoding, inputRate: Int, outputRate: Int? = nil) throws {
+    ///
+    /// `knownFrames`: the frames the whole stream will have, when the caller knows them before the first
+    /// chunk. WAV written at the input rate then gets a header with exact sizes (instead of 0xFFFFFFFF),
+    /// and the stream is held to it: audio past it is dropped, silence pads it at `finish`.
+    public init(encoding: AudioEncoding, inputRate: Int, outputRate: Int? = nil, knownFrames: Int? = nil) throws {
         self.encoding = encoding
         self.inputRate = inputRate
         self.outputRate = outputRate ?? encoding.outputRate(for: inputRate)
+        self.knownFrames = encoding == .wav && self.outputRate == inputRate ? knownFrames.map { max(0, $0) } : nil
         self.pcm = try WAVEncoder(sampleFormat: .int16)
         if encoding.streams, self.outputRate != inputRate {
             resampler = try StreamingResampler(inputRate: inputRate, outputRate: self.outputRate)
@@ -34,14 +42,25 @@ public final class StreamingAudioEncoder {
             pending.append(contentsOf: samples)
             return Data()
         }
-        var data = Data()
-        if encoding == .wav, !headerSent {
-            data = try pcm.header(sampleRate: outputRate, channelCount: 1, dataByteCount: nil)
-            headerSent = true
+        var data = try headerIfFirst()
+        var samples = samples
+        if let knownFrames {
+            samples = Array(samples.prefix(max(0, knownFrames - framesWritten)))
+            framesWritten += samples.count
         }
         let buffer = AudioBuffer(mono: samples, sampleRate: inputRate)
         data.append(pcm.encodeSamples(try resampler?.process(buffer) ?? buffer))
         return data
+    }
+
+    /// Whether the WAV header sent (or to be sent) carries exact sizes.
+    public var hasExactSizes: Bool { knownFrames != nil }
+
+    private func headerIfFirst() throws -> Data {
+        guard encoding == .wav, !headerSent else { return Data() }
+        headerSent = true
+        return try pcm.header(sampleRate: outputRate, channelCount: 1,
+                              dataByteCount: knownFrames.map { $0 * pcm.sampleFormat.bytesPerSample })
     }
 
     /// The last bytes: a WAV header when no chunk came, the resampler's tail, or the whole compressed file.
@@ -53,10 +72,11 @@ public final class StreamingAudioEncoder {
             guard let format = encoding.soundFileFormat else { return Data() }
             return try SoundFile.encode(buffer, format: format)
         }
-        var data = Data()
-        if encoding == .wav, !headerSent {
-            data = try pcm.header(sampleRate: outputRate, channelCount: 1, dataByteCount: nil)
-            headerSent = true
+        var data = try headerIfFirst()
+        if let knownFrames, framesWritten < knownFrames {
+            data.append(pcm.encodeSamples(AudioBuffer(mono: [Float](repeating: 0, count: knownFrames - framesWritten),
+                                                      sampleRate: inputRate)))
+            framesWritten = knownFrames
         }
         if let resampler { data.append(pcm.encodeSamples(try resampler.finish())) }
         return data

@@ -73,11 +73,15 @@ public struct AudioChunk: Sendable, Equatable {
     public var sampleRate: Int
     /// Events at sample offsets relative to the start of this chunk.
     public var events: [SpeechEvent]
+    /// On a request's first chunk, when the synthesizer knows it: the frames the whole request will
+    /// produce (this chunk's included), so that a WAV header can carry exact sizes. Nil when unknown.
+    public var requestFrames: Int?
 
-    public init(samples: [Float], sampleRate: Int, events: [SpeechEvent] = []) {
+    public init(samples: [Float], sampleRate: Int, events: [SpeechEvent] = [], requestFrames: Int? = nil) {
         self.samples = samples
         self.sampleRate = sampleRate
         self.events = events
+        self.requestFrames = requestFrames
     }
 
     public var duration: Double { Double(samples.count) / Double(sampleRate) }

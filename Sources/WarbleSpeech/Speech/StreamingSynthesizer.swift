@@ -288,7 +288,10 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         let (inside, later) = current.events.partitioned { last || $0.sampleOffset < end }
         pendingEvents += inside.map { $0.shifted(by: -start) }
         job = last ? nil : (rendering, end, later, cancel)
-        return try emit(samples: samples)
+        // The request's first audio, from an utterance that is all there is to say: its length is the
+        // request's, known now (a WAV header can say it before the first byte).
+        let whole = try start == 0 && emittedFrames == 0 && planIsExhausted()
+        return try emit(samples: samples, requestFrames: whole ? rendering.totalSamples : nil)
     }
 
     private var currentProsodyVolume: Double = 1
@@ -310,14 +313,30 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         return try emit(samples: [Float](repeating: 0, count: frames))
     }
 
-    private func emit(samples: [Float]) throws -> AudioChunk {
+    private func emit(samples: [Float], requestFrames: Int? = nil) throws -> AudioChunk {
         emittedFrames += samples.count
         if let limit = request.maximumDuration, Double(emittedFrames) > limit * Double(renderer.sampleRate) {
             throw ModelError(.badInput, "the audio grew past the \(SpeechLimits.describe(limit)) s one request may produce; "
                 + "send the text in smaller requests")
         }
         defer { pendingEvents.removeAll() }
-        return AudioChunk(samples: samples, sampleRate: renderer.sampleRate, events: pendingEvents)
+        return AudioChunk(samples: samples, sampleRate: renderer.sampleRate, events: pendingEvents,
+                          requestFrames: requestFrames)
+    }
+
+    /// Whether the plan holds no more audio: nothing, or marks only (peeked items are kept for later).
+    /// Items that turn out to have nothing to say count as audio.
+    private func planIsExhausted() throws -> Bool {
+        guard pendingSilence == 0 else { return false }
+        var index = 0
+        while true {
+            if index == aheadItems.count {
+                guard let item = try plan?.next() else { return true }
+                aheadItems.append(item)
+            }
+            guard case .mark = aheadItems[index] else { return false }
+            index += 1
+        }
     }
 }
 
