@@ -105,7 +105,9 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     }
 
     static func planner(for renderer: Renderer, request: SynthesisRequest, lexicon: PronunciationLexicon?) -> SpeechPlanner {
-        let sentencePause = SpeechLimits.clamp(request.sentencePause, 0...SpeechLimits.maximumBreak)
+        // The pauses between sentences and clauses follow the speaking rate (explicit breaks do not).
+        let rate = request.rate.isFinite && request.rate > 0 ? request.rate : 1
+        let sentencePause = SpeechLimits.clamp(request.sentencePause / rate, 0...SpeechLimits.maximumBreak)
         var planner = SpeechPlanner(language: renderer.language, chunkLimit: .characters(renderer.chunkCharacters),
                                     sentencePause: sentencePause, clausePause: sentencePause * 0.4)
         planner.firstChunkCharacters = renderer.firstChunkCharacters
