@@ -59,10 +59,10 @@ public actor Engine {
     private let families: ModelFamilies
     private let phonemizer: (any Phonemizer)?
 
-    private var installed: [String: InstalledModel] = [:]
+    private(set) var installed: [String: InstalledModel] = [:]
     private var voiceIndex: [String: (voice: VoiceDescription, model: String)] = [:]
     private var stockVoices: [VoiceDescription] = []
-    private var libraryVoices: VoiceLibrary.Snapshot = .empty
+    private(set) var libraryVoices: VoiceLibrary.Snapshot = .empty
     private var loads: [String: Task<LoadedModel, any Error>] = [:]
     private var lastUsed: [String: ContinuousClock.Instant] = [:]
     private var active: [String: Int] = [:]
@@ -124,6 +124,7 @@ public actor Engine {
     public func voice(_ id: String?) throws -> VoiceDescription {
         if let id {
             if let found = voiceIndex[id]?.voice { return found }
+            if let mix = try VoiceMix.parse(id) { return try mixedVoice(mix) }
             refreshLibrary()
             if let profile = libraryVoices.profile(id), let found = libraryDescription(profile) { return found }
             let all = voices
@@ -170,7 +171,8 @@ public actor Engine {
         let renderer = try await renderer(for: voice.model)
         var named = request
         named.voice = voice.id
-        let profile = voiceIndex[voice.id] == nil ? libraryVoices.profile(voice.id) : nil
+        let profile = voiceIndex[voice.id] == nil
+            ? try libraryVoices.profile(voice.id) ?? mixedProfile(voice, renderer: renderer) : nil
         let synthesizer = StreamingSynthesizer(renderer: CachingRenderer(base: renderer, cache: cache),
                                                lookahead: configuration.lookahead, profile: profile,
                                                lexicon: configuration.lexicon)

@@ -208,6 +208,14 @@ def main() -> int:
     if kokoro:
         data = client.audio.speech.create(model="tts-1", voice=kokoro, input=TEXT, response_format="wav").content
         check_audio(f"create wav ({kokoro})", data, 24000)
+        # Kokoro-FastAPI's voice mixing: weighted style tables of two stock voices.
+        kokoros = [v["id"] for v in json.load(urllib.request.urlopen(urllib.request.Request(
+            base + "/audio/voices", headers={"Authorization": f"Bearer {key}"})))["data"] if v["sample_rate"] == 24000]
+        if len(kokoros) >= 2:
+            mix = f"{kokoros[0]}(0.7)+{kokoros[1]}(0.3)"
+            raw = client.audio.speech.with_raw_response.create(model="tts-1", voice=mix, input=TEXT, response_format="wav")
+            check(raw.headers.get("x-warble-voice") == mix, f"voice mix {mix}: spoken by {raw.headers.get('x-warble-voice')}")
+            check_audio(f"create wav (mix {mix})", raw.content, 24000)
 
     # OpenAI's voice and model names, as Open WebUI and Home Assistant send them: alloy stands for an
     # installed voice (the default one here, no Kokoro English voice being installed).

@@ -174,3 +174,19 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         return Array(audio[max(0, first - margin)..<min(audio.count, last + margin)])
     }
 }
+
+extension KokoroModel: VoiceMixing {
+    /// A blend of stock voices: the weighted sum of their style tables, row by row (as Kokoro-FastAPI does).
+    public func conditioning(for mix: VoiceMix) throws -> VoiceConditioning {
+        var values = [Float](repeating: 0, count: styleShape.rows * styleShape.width)
+        for part in mix.parts {
+            let table = try styleTable(for: RenderVoice(id: part.voice))
+            let weight = Float(part.weight)
+            for index in values.indices { values[index] += weight * table.values[index] }
+        }
+        guard let tensor = StoredTensor(shape: [styleShape.rows, styleShape.width], values: values) else {
+            throw ModelError(.badModel, "a \(styleShape.rows)×\(styleShape.width) style table could not be stored")
+        }
+        return .styleTable(tensor)
+    }
+}
