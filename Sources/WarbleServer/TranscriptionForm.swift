@@ -4,7 +4,7 @@ import WarbleSpeech
 
 /// The fields of a `POST /v1/audio/transcriptions` (or `/translations`) form, checked: OpenAI's
 /// `file`, `model`, `language` (transcriptions only), `prompt`, `temperature`, `response_format`,
-/// `timestamp_granularities[]`. Other fields are ignored, as OpenAI's newer options are.
+/// `timestamp_granularities[]`, `stream`. Other fields are ignored, as OpenAI's newer options are.
 struct TranscriptionForm: Sendable {
     var file: MultipartForm.Part
     var model: String
@@ -13,6 +13,8 @@ struct TranscriptionForm: Sendable {
     var prompt: String?
     var temperature: Double?
     var responseFormat: TranscriptResponseFormat
+    /// Server-sent events, a segment at a time (`transcript.text.delta`, then `transcript.text.done`).
+    var stream = false
 
     init(_ form: MultipartForm, task: TranscriptionOptions.Task) throws {
         guard let file = form.part("file") else {
@@ -55,9 +57,15 @@ struct TranscriptionForm: Sendable {
                     + "timestamps are available (in verbose_json)", param: "timestamp_granularities", code: "invalid_value")
             }
         }
-        if let stream = try form.text("stream")?.trimmingCharacters(in: .whitespaces).lowercased(), stream == "true" {
-            throw APIError.badRequest("stream is not supported for transcriptions: the transcript is answered whole",
-                                      param: "stream", code: "invalid_value")
+        if let text = try form.text("stream")?.trimmingCharacters(in: .whitespaces).lowercased(), !text.isEmpty {
+            guard text == "true" || text == "false" else {
+                throw APIError.badRequest("stream '\(text)' is not true or false", param: "stream", code: "invalid_value")
+            }
+            stream = text == "true"
+            if stream, task == .translate {
+                throw APIError.badRequest("stream is not supported for translations (as on OpenAI's API); "
+                    + "leave it out to get the translation whole", param: "stream", code: "invalid_value")
+            }
         }
     }
 

@@ -39,6 +39,10 @@ struct TranscriptionRoute: Sendable {
             "model": "\(model.id)", "task": "\(task.rawValue)", "format": "\(form.responseFormat.rawValue)",
             "seconds": "\(String(format: "%.1f", audio.duration))",
         ])
+        if form.stream {
+            return streamed(audio, model: model.id, options: options, request: request, permit: permit, deadline: deadline,
+                            logger: logger, started: started)
+        }
         let segments: [TranscriptSegment]
         do {
             let stream = backend.transcribe(audio, model: model.id, options: options)
@@ -66,6 +70,70 @@ struct TranscriptionRoute: Sendable {
         return Response(status: .ok, headers: [.contentType: form.responseFormat.contentType, .cacheControl: "no-store",
                                                .connection: "close"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// `stream=true`: OpenAI's transcription events as server-sent events, a segment at a time:
+    /// `transcript.text.delta` with each segment's text, then `transcript.text.done` with the whole
+    /// text and the usage; a failure after the start is an `error` event.
+    private func streamed(_ audio: AudioBuffer, model: String, options: TranscriptionOptions, request: Request,
+                          permit: AdmissionPermit, deadline: ContinuousClock.Instant, logger: Logger,
+                          started: ContinuousClock.Instant) -> Response {
+        let segments = Self.bounded(backend.transcribe(audio, model: model, options: options), before: deadline,
+                                    timeout: TranscriptionTimeout(limit: configuration.requestTimeLimit))
+        let duration = audio.duration
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store",
+                                               .connection: "close"],
+                        body: ResponseBody { writer in
+            var texts: [String] = []
+            do {
+                try await request.body.consumeWithCancellationOnInboundClose { _ in
+                    do {
+                        for try await segment in segments {
+                            texts.append(segment.text)
+                            try await writer.write(ByteBuffer(bytes: TranscriptEvents.delta(segment.text, first: texts.count == 1)))
+                        }
+                        try Task.checkCancellation()
+                        try await writer.write(ByteBuffer(bytes: TranscriptEvents.done(texts, seconds: duration)))
+                    } catch let error where !(error is CancellationError) {
+                        logger.error("transcription failed after the response started", metadata: ["error": "\(error)"])
+                        try await writer.write(ByteBuffer(bytes: TranscriptEvents.error(translate(error))))
+                    }
+                }
+                try await writer.finish(nil)
+                await permit.release(.completed)
+                logger.info("transcription finished", metadata: ["segments": "\(texts.count)", "ms": "\(started.millisecondsElapsed)"])
+            } catch {
+                await permit.release(error is CancellationError ? .cancelled : .failed)
+                logger.info("transcription stream ended early", metadata: ["error": "\(error)"])
+                throw error
+            }
+        })
+    }
+
+    /// `stream`, ended with `timeout` once `deadline` passes; a consumer that stops cancels the work.
+    static func bounded<Element: Sendable>(_ stream: AsyncThrowingStream<Element, any Error>,
+                                           before deadline: ContinuousClock.Instant,
+                                           timeout: some Error & Sendable) -> AsyncThrowingStream<Element, any Error> {
+        let (bounded, continuation) = AsyncThrowingStream<Element, any Error>.makeStream()
+        let producer = Task {
+            do {
+                for try await element in stream { continuation.yield(element) }
+                try Task.checkCancellation()
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        let timer = Task {
+            try await Task.sleep(until: deadline, clock: .continuous)
+            continuation.finish(throwing: timeout)
+            producer.cancel()
+        }
+        continuation.onTermination = { _ in
+            producer.cancel()
+            timer.cancel()
+        }
+        return bounded
     }
 
     /// The multipart form, within the upload limit (413 beyond it).

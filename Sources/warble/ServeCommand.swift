@@ -15,7 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
             /v1/audio/voices, /health. OpenAI's voice names (alloy, echo, nova, …) stand for installed voices \
             (see --voice-alias). OpenAI's model names whisper-1, gpt-4o-transcribe and gpt-4o-mini-transcribe \
             stand for --asr-model on transcriptions and --translation-model on translations; installed Whisper ids (whisper-tiny.en, whisper-base) \
-            work too. Whisper models load on their first request and are then shared.
+            work too. stream=true on transcriptions answers OpenAI's transcript.text.delta events, a segment \
+            at a time, then transcript.text.done. Whisper models load on their first request and are then shared.
 
             Binds 127.0.0.1 unless told otherwise; any other address needs an API key, which clients \
             send as 'Authorization: Bearer KEY'. Stops on SIGINT or SIGTERM after running requests finish.

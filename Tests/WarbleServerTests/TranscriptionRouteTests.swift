@@ -41,6 +41,26 @@ import WarbleSpeech
         #expect(await backend.probe.calls.first?.model == "whisper-tiny.en")
     }
 
+    @Test func streamedTranscriptionSendsASegmentAtATime() async throws {
+        let backend = TranscriptionFakeBackend()
+        try await withTranscriptionServer(backend) { client in
+            let response = try await client.transcribe(MultipartBody([("model", "whisper-1"), ("stream", "true")]))
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/event-stream")
+            let events = try String(buffer: response.body).components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { event in
+                #expect(event.hasPrefix("data: "))
+                return try #require(try JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8)) as? [String: Any])
+            }
+            let deltas = events.filter { $0["type"] as? String == "transcript.text.delta" }.compactMap { $0["delta"] as? String }
+            #expect(deltas.count == 2)
+            let done = try #require(events.last)
+            #expect(done["type"] as? String == "transcript.text.done")
+            #expect(done["text"] as? String == Self.spoken)
+            #expect(deltas.joined() == Self.spoken)
+            #expect((done["usage"] as? [String: Any])?["seconds"] as? Double == 2)
+        }
+    }
+
     @Test func whisper1MapsToAnotherConfiguredModel() async throws {
         let backend = TranscriptionFakeBackend()
         try await withTranscriptionServer(backend, configuration: .init(defaultTranscriptionModel: "whisper-base")) { client in

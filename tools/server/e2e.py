@@ -100,6 +100,14 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
         for name in ("gpt-4o-transcribe", "gpt-4o-mini-transcribe"):
             check_words(f"transcribe json (model {name})",
                         client.audio.transcriptions.create(model=name, file=open(wav.name, "rb")).text)
+        # Streamed transcription as the official client reads it: deltas a segment at a time, then done.
+        events = list(client.audio.transcriptions.create(model="gpt-4o-mini-transcribe", file=open(wav.name, "rb"),
+                                                         stream=True))
+        deltas = [e.delta for e in events if e.type == "transcript.text.delta"]
+        check(len(deltas) >= 1 and events[-1].type == "transcript.text.done",
+              f"streamed transcription: {len(deltas)} delta event(s), then {events[-1].type if events else 'nothing'}")
+        check(events[-1].text == "".join(deltas).strip(), "streamed transcription: done text is the deltas joined")
+        check_words("streamed transcription", events[-1].text)
         text = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"), response_format="text")
         check(isinstance(text, str), "transcribe text: a string")
         check_words("transcribe text", text)
