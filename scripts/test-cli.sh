@@ -134,6 +134,10 @@ check "--version prints the version" bash -c "'$warble' --version | grep -Eq '^w
 check "a negative or zero rate is a clear error" bash -c "
     ! '$warble' say x --rate -1 -o '$work/r.wav' 2>'$work/err' && grep -q 'must be a positive factor' '$work/err' &&
     ! '$warble' say x --rate 0 -o '$work/r.wav' 2>'$work/err' && grep -q 'must be a positive factor' '$work/err'"
+check "tables fit the width (COLUMNS=80) and keep the ids whole" bash -c "
+    COLUMNS=80 '$warble' models > '$work/models.txt' && COLUMNS=80 '$warble' voices > '$work/voices.txt' &&
+    awk 'length > 80 { exit 1 }' '$work/models.txt' '$work/voices.txt' &&
+    grep -q '^whisper-tiny.en-int8 ' '$work/models.txt' && grep -q '^kokoro-jf_gongitsune ' '$work/voices.txt'"
 check "JSON is snake_case (voices --json)" bash -c "'$warble' voices --json | grep -q '\"sample_rate\"' && ! '$warble' voices --json | grep -q 'sampleRate'"
 check "voices lists both models" bash -c "'$warble' voices | grep -q 'kokoro-jm_kumo' && '$warble' voices | grep -q 'en_US-joe-medium (default)'"
 check "models lists licences" bash -c "'$warble' models | grep -q 'Apache-2.0'"

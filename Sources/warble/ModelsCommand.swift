@@ -22,7 +22,7 @@ struct ModelsCommand: ParsableCommand {
         } else {
             let rows = models.map { model -> [String] in
                 let m = model.manifest
-                return [m.id, m.family, formatBytes(m.totalBytes), m.licence, m.languages.joined(separator: ","),
+                return [m.id, m.family, formatBytes(m.totalBytes), m.licence, TextTable.list(m.languages),
                         "\(m.sampleRate) Hz"]
             }
             printTable(header: ["MODEL", "FAMILY", "SIZE", "LICENCE", "LANGUAGES", "RATE"], rows: rows)
@@ -30,14 +30,5 @@ struct ModelsCommand: ParsableCommand {
         for problem in problems {
             FileHandle.standardError.write(Data("warble: \(problem.message)\n".utf8))
         }
-    }
-}
-
-func printTable(header: [String], rows: [[String]]) {
-    let all = [header] + rows
-    let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-    for row in all {
-        print(row.enumerated().map { $1.padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-            .joined(separator: "  ").trimmingCharacters(in: .whitespaces))
     }
 }
