@@ -130,13 +130,28 @@ words = [l[\"text\"] for l in lines if l[\"type\"] == \"word\"]
 times = [l[\"time\"] for l in lines]
 sys.exit(0 if kinds == {\"sentence\", \"word\", \"mark\"} and marks[0][\"name\"] == \"here\" and 0 < marks[0][\"time\"] < 3
          and \"two\" in words and times == sorted(times) else 1)' '$work/ev.jsonl'"
+two="Tests/Fixtures/generated/voices/two-speakers/two-speakers.onnx"
+check "a Piper voice file by path, its speakers by name, and the scales" bash -c "
+    '$warble' say 'Two speakers.' --voice '$two' --speaker bob --noise-scale 0 --noise-w 0 -o '$work/bob.wav' -q &&
+    '$warble' say 'Two speakers.' --voice '$two' --speaker 0 --noise-scale 0 --noise-w 0 -o '$work/alice.wav' -q &&
+    python3 -c 'import sys, wave, array
+def rms(p):
+    w = wave.open(p); a = array.array(\"h\", w.readframes(w.getnframes())); return (sum(x * x for x in a) / len(a)) ** 0.5
+r = rms(sys.argv[1]) / rms(sys.argv[2]); sys.exit(0 if abs(r - 1.5) < 0.05 else 1)' '$work/bob.wav' '$work/alice.wav' &&
+    '$warble' say 'Slow.' --length-scale 2 -o '$work/slow.wav' -q"
+check "an unknown speaker lists the voice's speakers; scales out of range are refused" bash -c "
+    ! '$warble' say x --voice '$two' --speaker carol -o '$work/c.wav' 2>'$work/err' && grep -q 'alice, bob' '$work/err' &&
+    ! '$warble' say x --noise-scale -1 -o '$work/c.wav' 2>'$work/err' && grep -q -- '--noise-scale must be' '$work/err' &&
+    ! '$warble' say x --voice kokoro-jm_kumo --noise-w 0.5 -o '$work/c.wav' 2>'$work/err' && grep -q 'Piper voices do' '$work/err'"
+check "a Kokoro voice mix speaks (jf_alpha(0.7)+jm_kumo(0.3))" bash -c "
+    '$warble' say 'Mixed.' --voice 'jf_alpha(0.7)+jm_kumo(0.3)' -o '$work/mix.wav' -q && [[ \$(soxi -r '$work/mix.wav') == 24000 ]]"
 check "--version prints the version" bash -c "'$warble' --version | grep -Eq '^warble [0-9]+\.[0-9]+'"
 check "a negative or zero rate is a clear error" bash -c "
     ! '$warble' say x --rate -1 -o '$work/r.wav' 2>'$work/err' && grep -q 'must be a positive factor' '$work/err' &&
     ! '$warble' say x --rate 0 -o '$work/r.wav' 2>'$work/err' && grep -q 'must be a positive factor' '$work/err'"
 check "tables fit the width (COLUMNS=80) and keep the ids whole" bash -c "
     COLUMNS=80 '$warble' models > '$work/models.txt' && COLUMNS=80 '$warble' voices > '$work/voices.txt' &&
-    awk 'length > 80 { exit 1 }' '$work/models.txt' '$work/voices.txt' &&
+    python3 -c 'import sys; sys.exit(0 if all(len(l.rstrip(\"\\n\")) <= 80 for f in sys.argv[1:] for l in open(f)) else 1)' '$work/models.txt' '$work/voices.txt' &&
     grep -q '^whisper-tiny.en-int8 ' '$work/models.txt' && grep -q '^kokoro-jf_gongitsune ' '$work/voices.txt'"
 check "JSON is snake_case (voices --json)" bash -c "'$warble' voices --json | grep -q '\"sample_rate\"' && ! '$warble' voices --json | grep -q 'sampleRate'"
 check "voices lists both models" bash -c "'$warble' voices | grep -q 'kokoro-jm_kumo' && '$warble' voices | grep -q 'en_US-joe-medium (default)'"

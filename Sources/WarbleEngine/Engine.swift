@@ -125,6 +125,7 @@ public actor Engine {
         if let id {
             if let found = voiceIndex[id]?.voice { return found }
             if let mix = try VoiceMix.parse(id) { return try mixedVoice(mix) }
+            if let adopted = try adoptedVoice(id) { return adopted }
             refreshLibrary()
             if let profile = libraryVoices.profile(id), let found = libraryDescription(profile) { return found }
             let all = voices
@@ -136,6 +137,26 @@ public actor Engine {
             throw ModelError(.badModel, "no voices are installed in \(store.modelsDirectory.path); run scripts/setup.sh")
         }
         return voice
+    }
+
+    /// A model file given by path (`./voices/x.onnx`), adopted by its family and listed from then on;
+    /// nil when `id` names no file.
+    private func adoptedVoice(_ id: String) throws -> VoiceDescription? {
+        guard id.contains("/") || id.hasSuffix(".onnx") else { return nil }
+        let url = URL(fileURLWithPath: id).standardizedFileURL
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw ModelError(.unknownVoice, "there is no model file \(url.path)")
+        }
+        if let known = voiceIndex[url.path]?.voice { return known }
+        guard let files = try families.adopt(file: url), let voice = files.manifest.voices.first else {
+            throw ModelError(.unknownVoice, "\(url.path) is no model file Warble knows (a Piper voice is NAME.onnx with NAME.onnx.json)")
+        }
+        let description = VoiceDescription(id: voice.id, displayName: voice.displayName ?? voice.id, language: voice.language,
+                                           model: files.manifest.id, sampleRate: files.manifest.sampleRate, gender: voice.gender)
+        installed[files.manifest.id] = InstalledModel(manifest: files.manifest, directory: files.directory)
+        voiceIndex[voice.id] = (description, files.manifest.id)
+        stockVoices.append(description)
+        return description
     }
 
     /// A library voice as voice lists show it; nil when its model is not installed.

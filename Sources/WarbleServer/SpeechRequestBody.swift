@@ -1,3 +1,4 @@
+import WarbleSpeech
 import WarbleText
 /// The body of `POST /v1/audio/speech`: OpenAI's fields plus Warble's extensions.
 struct SpeechRequestBody: Decodable, Sendable {
@@ -15,14 +16,19 @@ struct SpeechRequestBody: Decodable, Sendable {
     var streamFormat: StreamFormat?
     /// Extension: treat `input` as SSML (also detected from a leading `<speak`).
     var ssml: Bool?
+    /// Extensions, as Piper's own HTTP server takes them: speaker (name or number) and sampling scales.
+    var controls = VoiceControls()
 
     enum StreamFormat: String, Decodable, Sendable {
         case audio, sse
     }
 
     enum CodingKeys: String, CodingKey {
-        case model, input, voice, speed, instructions, ssml
+        case model, input, voice, speed, instructions, ssml, speaker
         case responseFormat = "response_format"
+        case noiseScale = "noise_scale"
+        case lengthScale = "length_scale"
+        case noiseW = "noise_w"
         case streamFormat = "stream_format"
     }
 
@@ -34,6 +40,20 @@ struct SpeechRequestBody: Decodable, Sendable {
         speed = try container.decodeIfPresent(Double.self, forKey: .speed)
         instructions = try container.decodeIfPresent(String.self, forKey: .instructions)
         ssml = try container.decodeIfPresent(Bool.self, forKey: .ssml)
+        let speaker: String?
+        if let number = try? container.decodeIfPresent(Int.self, forKey: .speaker) {
+            speaker = String(number)
+        } else {
+            speaker = try container.decodeIfPresent(String.self, forKey: .speaker)
+        }
+        controls = VoiceControls(speaker: speaker, noiseScale: try container.decodeIfPresent(Double.self, forKey: .noiseScale),
+                                 lengthScale: try container.decodeIfPresent(Double.self, forKey: .lengthScale),
+                                 noiseW: try container.decodeIfPresent(Double.self, forKey: .noiseW))
+        do { try controls.validate() } catch {
+            let field = [("noise scale", "noise_scale"), ("noise w", "noise_w"), ("length scale", "length_scale")]
+                .first { error.message.contains($0.0) }?.1
+            throw APIError.badRequest(error.message, param: field, code: "invalid_value")
+        }
         if let format = try container.decodeIfPresent(String.self, forKey: .responseFormat) {
             guard let known = AudioResponseFormat(rawValue: format) else {
                 throw APIError.badRequest("response_format '\(format)' is not supported; use one of "

@@ -130,7 +130,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
         }
         let voice = try await catalog.voice(speech.voice, model: speech.model)
         let request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed,
-                                       maximumDuration: configuration.maxAudioSeconds)
+                                       maximumDuration: configuration.maxAudioSeconds, controls: speech.controls)
         return (request, voice)
     }
 

@@ -50,6 +50,18 @@ struct SayCommand: AsyncParsableCommand {
     @Option(help: "Audio format: \(OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")) (raw: 16-bit PCM); from the file name when left out.")
     var format: OutputFormat?
 
+    @Option(help: "Speaker of a multi-speaker Piper voice: a name from its speaker_id_map, or a number.")
+    var speaker: String?
+
+    @Option(parsing: .unconditional, help: "Piper's noise_scale: variation of the audio (0 to 2; the voice's own when left out).")
+    var noiseScale: Double?
+
+    @Option(parsing: .unconditional, help: "Piper's length_scale: above 1 slower, below faster (0.1 to 10; --rate divides it).")
+    var lengthScale: Double?
+
+    @Option(parsing: .unconditional, help: "Piper's noise_w: variation of phoneme durations (0 to 2).")
+    var noiseW: Double?
+
     @Flag(help: "Play through the sound server as well as writing -o.")
     var play = false
 
@@ -72,6 +84,10 @@ struct SayCommand: AsyncParsableCommand {
         try OptionLimits.check(threads: threads)
         try OptionLimits.check(rate: rate, name: "--rate")
         guard volume.isFinite, (0...4).contains(volume) else { throw ValidationError("--volume must be between 0 and 4, got \(volume)") }
+        do {
+            try VoiceControls(speaker: speaker, noiseScale: noiseScale, lengthScale: lengthScale, noiseW: noiseW).validate()
+        } catch { throw ValidationError(error.message.replacingOccurrences(of: "the noise scale", with: "--noise-scale")
+            .replacingOccurrences(of: "the noise w", with: "--noise-w").replacingOccurrences(of: "the length scale", with: "--length-scale")) }
         guard sentencePause.isFinite, sentencePause >= 0, sentencePause <= 10 else {
             throw ValidationError("--sentence-pause must be between 0 and 10 seconds, got \(sentencePause)")
         }
@@ -85,8 +101,9 @@ struct SayCommand: AsyncParsableCommand {
         let isSSML = ssml || SSMLParser.isSSML(input)
         let engine = EngineFactory.make(threads: threads, lexicon: try LexiconOption.load(lexicon))
         let voice = try await engine.voice(voice)
+        let controls = VoiceControls(speaker: speaker, noiseScale: noiseScale, lengthScale: lengthScale, noiseW: noiseW)
         let request = SynthesisRequest(text: input, isSSML: isSSML, voice: voice.id, rate: rate, volume: volume,
-                                       sentencePause: sentencePause)
+                                       sentencePause: sentencePause, controls: controls)
 
         // Ctrl-C or SIGTERM cancels the synthesis; what was produced is still finished properly.
         let work = Task { try await self.speak(request, sampleRate: voice.sampleRate, engine: engine, format: chosenFormat, text: input) }

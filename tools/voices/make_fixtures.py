@@ -89,6 +89,62 @@ def main() -> None:
         json.dump(golden, f, indent=1, ensure_ascii=False)
         f.write("\n")
     print(f"wrote {out}/piper.json and {len(cases)} audio files")
+    write_two_speakers(model_dir, config, out / "two-speakers", args.threads, cases[0]["text"])
+
+
+def write_two_speakers(model_dir: Path, config: dict, out: Path, threads: int, text: str) -> None:
+    """A two-speaker Piper voice as Piper ships one (two-speakers.onnx with two-speakers.onnx.json,
+    speaker_id_map {alice: 0, bob: 1}), made from the installed single-speaker graph by adding the
+    `sid` input multi-speaker voices have: the audio is scaled by 1 + sid / 2, so that each speaker's
+    audio is known. The reference is piper-tts's own multi-speaker path (SynthesisConfig.speaker_id,
+    noise 0) for speaker bob: two-speakers-bob.f32."""
+    import onnx
+    from onnx import TensorProto, helper
+    from piper.config import PiperConfig, SynthesisConfig
+    from piper.voice import PiperVoice
+
+    out.mkdir(parents=True, exist_ok=True)
+    graph_model = onnx.load(str(model_dir / "model.onnx"))
+    graph = graph_model.graph
+    output = graph.output[0].name
+    # The single-speaker export names its phoneme embedding "sid": renamed, so the input can have the name.
+    for initializer in graph.initializer:
+        if initializer.name == "sid":
+            initializer.name = "ws_phoneme_embedding"
+    for node in graph.node:
+        for i, name in enumerate(node.input):
+            if name == "sid":
+                node.input[i] = "ws_phoneme_embedding"
+    graph.input.append(helper.make_tensor_value_info("sid", TensorProto.INT64, [1]))
+    graph.initializer.extend([helper.make_tensor("ws_half", TensorProto.FLOAT, [], [0.5]),
+                              helper.make_tensor("ws_one", TensorProto.FLOAT, [], [1.0])])
+    for node in graph.node:
+        for i, name in enumerate(node.output):
+            if name == output:
+                node.output[i] = "ws_unscaled"
+    graph.node.extend([
+        helper.make_node("Cast", ["sid"], ["ws_sid"], to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["ws_sid", "ws_half"], ["ws_half_sid"]),
+        helper.make_node("Add", ["ws_half_sid", "ws_one"], ["ws_gain"]),
+        helper.make_node("Mul", ["ws_unscaled", "ws_gain"], [output]),
+    ])
+    onnx.checker.check_model(graph_model)
+    onnx.save(graph_model, str(out / "two-speakers.onnx"))
+    config = dict(config, num_speakers=2, speaker_id_map={"alice": 0, "bob": 1})
+    (out / "two-speakers.onnx.json").write_text(json.dumps(config, indent=1, ensure_ascii=False) + "\n")
+
+    voice = PiperVoice(session=session(out / "two-speakers.onnx", threads), config=PiperConfig.from_dict(config))
+    ids = voice.phonemes_to_ids(voice.phonemize(text)[0])
+    bob = np.asarray(voice.phoneme_ids_to_audio(ids, SynthesisConfig(speaker_id=1, noise_scale=0.0, noise_w_scale=0.0)),
+                     dtype="<f4").reshape(-1)
+    alice = np.asarray(voice.phoneme_ids_to_audio(ids, SynthesisConfig(speaker_id=0, noise_scale=0.0, noise_w_scale=0.0)),
+                       dtype="<f4").reshape(-1)
+    if not np.allclose(bob, alice * 1.5, atol=1e-5):
+        sys.exit("make_fixtures: piper-tts did not feed the speaker id to the two-speaker voice")
+    bob.tofile(out / "two-speakers-bob.f32")
+    (out / "two-speakers.json").write_text(json.dumps({"text": text, "speaker": "bob", "samples": "two-speakers-bob.f32",
+                                                       "length_scale": config["inference"]["length_scale"]}) + "\n")
+    print(f"wrote {out}/two-speakers.onnx and its reference for speaker bob")
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import Foundation
 import WarbleSpeech
 
 /// The model families the engine knows, by manifest `family`. Adding a family is its folder plus one
@@ -31,6 +32,12 @@ public struct ModelFamilies: Sendable {
     public var names: [String] { families.keys.sorted() }
 
     /// Loads `model` with its family; a clear error when the family is unknown.
+    /// The model files of `file` as the first family that recognises it adopts them.
+    public func adopt(file: URL) throws -> ModelFiles? {
+        for name in names { if let files = try families[name]?.adopt(file: file) { return files } }
+        return nil
+    }
+
     public func load(_ model: ModelFiles, context: FamilyContext) throws -> LoadedModel {
         guard let family = families[model.manifest.family] else {
             throw ModelError(.badModel, "model '\(model.manifest.id)' is of family '\(model.manifest.family)', which this "

@@ -14,9 +14,14 @@ public protocol ModelFamily: Sendable {
     var abilities: Set<Ability> { get }
     /// Loads an installed model: opens its sessions and returns the abilities it offers.
     func load(_ model: ModelFiles, configuration: Configuration, context: FamilyContext) throws -> LoadedModel
+    /// A manifest for a model file given by path outside the store (`warble say --voice ./x.onnx`), when
+    /// the file is one of this family's; nil otherwise. The default adopts nothing.
+    func adopt(file: URL) throws -> ModelFiles?
 }
 
 extension ModelFamily {
+    public func adopt(file: URL) throws -> ModelFiles? { nil }
+
     /// Reads the configuration from the manifest, then loads.
     func load(_ model: ModelFiles, context: FamilyContext) throws -> LoadedModel {
         let configuration = try ModelConfigurationReader.decode(Configuration.self, from: model.manifest)

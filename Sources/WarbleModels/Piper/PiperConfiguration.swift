@@ -33,8 +33,11 @@ public struct PiperConfiguration: Sendable, Decodable {
     /// Each phoneme (one Unicode scalar) to its ids.
     public var phonemeIDMap: [String: [Int]]
     public var numSpeakers: Int?
+    /// A multi-speaker voice's speakers by name.
+    public var speakerIDMap: [String: Int]?
 
     enum CodingKeys: String, CodingKey {
+        case speakerIDMap = "speaker_id_map"
         case audio, espeak, inference
         case phonemeType = "phoneme_type"
         case phonemeIDMap = "phoneme_id_map"

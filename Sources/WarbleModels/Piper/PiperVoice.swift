@@ -103,12 +103,16 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         let phonemes = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
         let weights = Self.wordWeights(phonemes)
         guard let split, let encoder, let decoder else {
-            let samples = try cancel.withRunOptions { try synthesize(phonemes: phonemes, rate: rate, options: $0) }
+            let samples = try cancel.withRunOptions {
+                try synthesize(phonemes: phonemes, rate: rate, controls: voice.controls, options: $0)
+            }
             return WholeRendering(RenderedUtterance(samples: samples, wordWeights: weights))
         }
+        let controls = voice.controls
+        let natural = controls.lengthScale.map(Float.init) ?? configuration.inference.lengthScale
         let z = try cancel.withRunOptions { options in
-            try Self.latent(at: rate, natural: configuration.inference.lengthScale) { scale in
-                let z = try encoder.run(try feeds(phonemes: phonemes, lengthScale: scale), outputs: [split.latent],
+            try Self.latent(at: rate, natural: natural) { scale in
+                let z = try encoder.run(try feeds(phonemes: phonemes, lengthScale: scale, controls: controls), outputs: [split.latent],
                                         options: options).tensors[0]
                 guard z.shape.count == 3, z.shape[0] == 1 else {
                     throw ModelError(.badModel, "\(split.encoder) gave \(z) for \(split.latent), expected [1, channels, frames]")
@@ -122,8 +126,10 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     }
 
     /// Audio for a phoneme string (IPA as espeak-ng writes it, punctuation kept), in one pass.
-    public func synthesize(phonemes: String, rate: Double = 1, options: RunOptions? = nil) throws -> [Float] {
-        let feeds = try feeds(phonemes: phonemes, rate: rate)
+    public func synthesize(phonemes: String, rate: Double = 1, controls: VoiceControls = .init(),
+                           options: RunOptions? = nil) throws -> [Float] {
+        let natural = controls.lengthScale.map(Float.init) ?? configuration.inference.lengthScale
+        let feeds = try feeds(phonemes: phonemes, lengthScale: natural / Float(max(rate, 0.05)), controls: controls)
         if let split, let encoder, let decoder {
             let z = try encoder.run(feeds, outputs: [split.latent], options: options).tensors[0]
             return try decoder.run([split.latent: z], options: options).tensors[0].scalars(as: Float.self)
@@ -132,9 +138,6 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         return try session.run(feeds, options: options).tensors[0].scalars(as: Float.self)
     }
 
-    private func feeds(phonemes: String, rate: Double) throws -> [String: Tensor] {
-        try feeds(phonemes: phonemes, lengthScale: configuration.inference.lengthScale / Float(max(rate, 0.05)))
-    }
 
     /// The encoder's output at `rate`, from `encode(lengthScale) -> (output, frames)`.
     ///
@@ -164,17 +167,44 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         return current.output
     }
 
-    private func feeds(phonemes: String, lengthScale: Float) throws -> [String: Tensor] {
+    private func feeds(phonemes: String, lengthScale: Float, controls: VoiceControls) throws -> [String: Tensor] {
         let (ids, _) = self.ids.encode(phonemes)
+        let noise = controls.noiseScale.map(Float.init) ?? noiseScale
+        let noiseW = controls.noiseW.map(Float.init) ?? self.noiseW
         var feeds: [String: Tensor] = [
             "input": try Tensor(ids, shape: [1, ids.count]),
             "input_lengths": try Tensor([Int64(ids.count)], shape: [1]),
-            "scales": try Tensor([noiseScale, lengthScale, noiseW], shape: [3]),
+            "scales": try Tensor([noise, lengthScale, noiseW], shape: [3]),
         ]
         if (session ?? encoder)?.input(named: "sid") != nil {
-            feeds["sid"] = try Tensor([Int64(0)], shape: [1])
+            feeds["sid"] = try Tensor([Int64(try speakerID(controls.speaker))], shape: [1])
         }
         return feeds
+    }
+
+    /// The voice's speakers, by name where it names them ("0", "1", … otherwise).
+    public var speakers: [String] {
+        if let map = configuration.speakerIDMap, !map.isEmpty { return map.sorted { $0.value < $1.value }.map(\.key) }
+        return (0..<max(1, configuration.numSpeakers ?? 1)).map(String.init)
+    }
+
+    /// The number of `speaker` (a name of the voice's speaker map, or a number below its speaker count).
+    func speakerID(_ speaker: String?) throws -> Int {
+        guard let speaker else { return 0 }
+        let count = max(1, configuration.numSpeakers ?? configuration.speakerIDMap?.count ?? 1)
+        if let id = configuration.speakerIDMap?[speaker] { return id }
+        if let number = Int(speaker), (0..<count).contains(number), (session ?? encoder)?.input(named: "sid") != nil || number == 0 {
+            return number
+        }
+        if count == 1 {
+            throw ModelError(.badInput, "\(modelID) has one speaker; leave --speaker out (or give 0)")
+        }
+        throw ModelError(.badInput, "\(modelID) has no speaker '\(speaker)'; its speakers are "
+            + TextList.shortened(speakers) + " (or their numbers, 0 to \(count - 1))")
+    }
+
+    public func validate(_ controls: VoiceControls) throws {
+        _ = try speakerID(controls.speaker)
     }
 
     /// Phonemes per space-separated word, for word timing.

@@ -52,9 +52,13 @@ public struct SynthesisRequest: Sendable, Hashable {
     /// length). Explicit breaks beyond it are refused before any audio; audio that grows past it ends
     /// the stream with an error.
     public var maximumDuration: Double?
+    /// Speaker and sampling scales of models that have them (Piper); a model without them refuses any.
+    public var controls: VoiceControls
 
     public init(text: String, isSSML: Bool = false, voice: String? = nil, rate: Double = 1, pitch: Double = 1,
-                volume: Double = 1, sentencePause: Double = 0.25, maximumDuration: Double? = nil) {
+                volume: Double = 1, sentencePause: Double = 0.25, maximumDuration: Double? = nil,
+                controls: VoiceControls = .init()) {
+        self.controls = controls
         self.text = text
         self.isSSML = isSSML
         self.voice = voice

@@ -184,6 +184,8 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
             let highest = SpeechLimits.describe(SpeechLimits.volume.upperBound)
             throw ModelError(.badInput, "volume must be from 0 to \(highest) (1 is unchanged), got \(request.volume)")
         }
+        try request.controls.validate()
+        try renderer.validate(request.controls)
         guard request.sentencePause.isFinite, request.sentencePause >= 0 else {
             throw ModelError(.badInput, "the pause between sentences must be 0 or more seconds, got \(request.sentencePause)")
         }
@@ -204,14 +206,16 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     private func settings(_ utterance: Utterance) -> (voice: RenderVoice, rate: Double) {
         let voices = renderer.voices
         let rate = SpeechLimits.clamp(request.rate * utterance.prosody.rate, SpeechLimits.rate)
+        let controls = request.controls
         if let stock = utterance.voice.flatMap({ name in voices.first { $0.id == name || $0.displayName == name }?.id }) {
-            return (RenderVoice(id: stock), rate)
+            return (RenderVoice(id: stock, controls: controls), rate)
         }
         let id = request.voice ?? renderer.defaultVoice
         if let profile, profile.id == id {
-            return (RenderVoice(id: id, conditioning: profile.conditioning, revision: profile.created.timeIntervalSince1970), rate)
+            return (RenderVoice(id: id, conditioning: profile.conditioning, revision: profile.created.timeIntervalSince1970,
+                                controls: controls), rate)
         }
-        return (RenderVoice(id: id), rate)
+        return (RenderVoice(id: id, controls: controls), rate)
     }
 
     private func render(_ utterance: Utterance) async throws -> AudioChunk {

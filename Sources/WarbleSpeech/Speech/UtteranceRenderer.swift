@@ -20,10 +20,18 @@ public protocol UtteranceRenderer: Sendable {
     func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance
     /// Starts rendering `utterance` piece by piece. The default renders it whole as one piece.
     func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> any UtteranceRendering
+    /// Throws when the model cannot honour `controls` (the default: any control set is refused).
+    func validate(_ controls: VoiceControls) throws
 }
 
 extension UtteranceRenderer {
     public var firstChunkCharacters: Int? { nil }
+
+    public func validate(_ controls: VoiceControls) throws {
+        guard controls.isEmpty else {
+            throw ModelError(.badInput, "\(modelID) takes no speaker, noise or length scale settings (Piper voices do)")
+        }
+    }
 
     public func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws
         -> any UtteranceRendering
@@ -53,15 +61,18 @@ public struct RenderVoice: Sendable, Equatable {
     public var conditioning: VoiceConditioning?
     /// Tells two versions of a library voice with the same id apart (for caches).
     public var revision: Double?
+    /// Speaker and sampling scales (Piper); empty for the model's own settings.
+    public var controls: VoiceControls
 
-    public init(id: String, conditioning: VoiceConditioning? = nil, revision: Double? = nil) {
+    public init(id: String, conditioning: VoiceConditioning? = nil, revision: Double? = nil, controls: VoiceControls = .init()) {
         self.id = id
         self.conditioning = conditioning
         self.revision = revision
+        self.controls = controls
     }
 
-    /// A key that differs whenever the audio could: the id, and the revision of a library voice.
-    public var cacheKey: String { revision.map { "\(id)@\($0)" } ?? id }
+    /// A key that differs whenever the audio could: the id, the revision of a library voice, the controls.
+    public var cacheKey: String { (revision.map { "\(id)@\($0)" } ?? id) + controls.cacheKey }
 }
 
 /// The audio of one utterance, with what is needed to place its words in time.
