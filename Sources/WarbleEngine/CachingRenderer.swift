@@ -13,6 +13,7 @@ struct CachingRenderer: UtteranceRenderer {
     var chunkCharacters: Int { base.chunkCharacters }
     var firstChunkCharacters: Int? { base.firstChunkCharacters }
     func validate(_ controls: VoiceControls) throws { try base.validate(controls) }
+    var fastestRate: Double { base.fastestRate }
 
     func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
         let key = key(utterance, voice: voice, rate: rate)

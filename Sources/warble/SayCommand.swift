@@ -35,7 +35,7 @@ struct SayCommand: AsyncParsableCommand {
     @Flag(help: "Treat the input as SSML (otherwise detected from a leading <speak>).")
     var ssml = false
 
-    @Option(parsing: .unconditional, help: "Speaking rate factor: 1 is normal, 2 twice as fast, pauses included (0.25 to 4; exact within 10 % from 0.5 to 2).")
+    @Option(parsing: .unconditional, help: "Speaking rate factor: 1 is normal, 2 twice as fast, pauses included (0.25 to 4; within 10 % from 0.5 to 3; above 2 Piper and Kokoro are time-stretched).")
     var rate: Double = 1
 
     @Option(parsing: .unconditional, help: "Volume factor: 1 is unchanged, 0 silent (0 to 4).")

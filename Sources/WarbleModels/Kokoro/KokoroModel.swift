@@ -25,6 +25,8 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     public let defaultVoice: String
     public let language: String
     public let chunkCharacters: Int
+    /// Kokoro's durations have a one-frame minimum too (3 gave 2.5×): faster rates are time-stretched from 2.
+    public var fastestRate: Double { 2 }
     public let firstChunkCharacters: Int?
     public let maxSymbols: Int
 

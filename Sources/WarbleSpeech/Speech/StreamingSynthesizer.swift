@@ -69,6 +69,8 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     private var emittedFrames = 0
     /// The utterance being rendered piece by piece, if any.
     private var job: (rendering: any UtteranceRendering, emitted: Int, events: [SpeechEvent], cancel: CancellationToken)?
+    /// Speeds the utterance being rendered up beyond what its model can (nil: the model speaks the rate).
+    private var stretcher: TimeStretcher?
     private let lookahead: Bool
     /// Plan items taken ahead of time while looking for the next utterance, in order.
     private var aheadItems: [PlannedItem] = []
@@ -202,10 +204,16 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         return try planner.start(request.text, isSSML: request.isSSML)
     }
 
-    /// The voice and rate an utterance is rendered with.
+    /// The rate an utterance is spoken at.
+    private func spokenRate(_ utterance: Utterance) -> Double {
+        SpeechLimits.clamp(request.rate * utterance.prosody.rate, SpeechLimits.rate)
+    }
+
+    /// The voice and rate an utterance is rendered with: the spoken rate, or the model's fastest when
+    /// the spoken rate is beyond it (a `TimeStretcher` does the rest).
     private func settings(_ utterance: Utterance) -> (voice: RenderVoice, rate: Double) {
         let voices = renderer.voices
-        let rate = SpeechLimits.clamp(request.rate * utterance.prosody.rate, SpeechLimits.rate)
+        let rate = min(spokenRate(utterance), renderer.fastestRate)
         let controls = request.controls
         if let stock = utterance.voice.flatMap({ name in voices.first { $0.id == name || $0.displayName == name }?.id }) {
             return (RenderVoice(id: stock, controls: controls), rate)
@@ -246,6 +254,8 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         events += WordTiming.events(words: utterance.words, weights: rendering.wordWeights,
                                     sampleCount: rendering.totalSamples)
         job = (rendering, 0, events, cancel)
+        let speed = spokenRate(utterance) / settings(utterance).rate
+        stretcher = speed > 1.001 ? TimeStretcher(speed: speed, sampleRate: renderer.sampleRate) : nil
         return try await continueJob()
     }
 
@@ -288,15 +298,25 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         let start = current.emitted
         let end = start + samples.count
         let last = rendering.isFinished
+        let stretched = stretcher
+        if let stretched {
+            samples = stretched.process(samples) + (last ? stretched.finish() : [])
+            if last { stretcher = nil }
+        }
         MonoSamples.applyGain(&samples, Float(request.volume * currentProsodyVolume))
         if start == 0 { MonoSamples.fadeIn(&samples, frames: fadeFrames, curve: .raisedCosine) }
         if last { MonoSamples.fadeOut(&samples, frames: fadeFrames, curve: .raisedCosine) }
         let (inside, later) = current.events.partitioned { last || $0.sampleOffset < end }
-        pendingEvents += inside.map { $0.shifted(by: -start) }
+        pendingEvents += inside.map { event in
+            guard let stretched else { return event.shifted(by: -start) }
+            // Stretched: the offset scaled into this piece (estimated, as the stretcher's latency moves it).
+            let offset = min(samples.count, max(0, Int(Double(event.sampleOffset - start) / stretched.speed)))
+            return event.shifted(by: offset - event.sampleOffset)
+        }
         job = last ? nil : (rendering, end, later, cancel)
         // The request's first audio, from an utterance that is all there is to say: its length is the
         // request's, known now (a WAV header can say it before the first byte).
-        let whole = try start == 0 && emittedFrames == 0 && planIsExhausted()
+        let whole = try stretched == nil && start == 0 && emittedFrames == 0 && planIsExhausted()
         return try emit(samples: samples, requestFrames: whole ? rendering.totalSamples : nil)
     }
 

@@ -1,3 +1,4 @@
+import WarbleText
 /// What a model family provides to the shared streaming machinery: render one utterance to audio,
 /// whole or (where the model allows) piece by piece.
 public protocol UtteranceRenderer: Sendable {
@@ -22,10 +23,14 @@ public protocol UtteranceRenderer: Sendable {
     func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> any UtteranceRendering
     /// Throws when the model cannot honour `controls` (the default: any control set is refused).
     func validate(_ controls: VoiceControls) throws
+    /// The fastest rate the model speaks accurately; faster rates are rendered at it and time-stretched
+    /// (WSOLA) the rest of the way. The default: every rate the engine allows.
+    var fastestRate: Double { get }
 }
 
 extension UtteranceRenderer {
     public var firstChunkCharacters: Int? { nil }
+    public var fastestRate: Double { SpeechLimits.rate.upperBound }
 
     public func validate(_ controls: VoiceControls) throws {
         guard controls.isEmpty else {
