@@ -102,11 +102,15 @@ let package = Package(
         .target(name: "WarblePlayback", dependencies: [.target(name: "CPulseSimple", condition: .when(platforms: [.linux]))],
                 swiftSettings: strict),
 
+        // MARK: AAC (FFmpeg's libavcodec, LGPL-2.1+): optional, registered by the warble command
+        .systemLibrary(name: "CAVCodec", providers: [.apt(["libavcodec-dev"])]),
+        .target(name: "WarbleAAC", dependencies: ["CAVCodec", "WarbleAudio"], swiftSettings: strict),
+
         // MARK: Executables
         .executableTarget(
             name: "warble",
             dependencies: [
-                "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleSpeech", "WarbleEngine", "WarbleServer", "WarblePlayback",
+                "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleSpeech", "WarbleEngine", "WarbleServer", "WarblePlayback", "WarbleAAC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -115,6 +119,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "ONNXRuntimeTests", dependencies: ["ONNXRuntime", "CWarbleOperators"], swiftSettings: strict),
         .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio"], swiftSettings: strict),
+        .testTarget(name: "WarbleAACTests", dependencies: ["WarbleAAC", "WarbleAudio"], swiftSettings: strict),
         .testTarget(name: "WarbleTextTests", dependencies: ["WarbleText"], swiftSettings: strict),
         .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes"], swiftSettings: strict),
         .testTarget(name: "WarbleSpeechTests", dependencies: ["WarbleSpeech"], swiftSettings: strict),

@@ -20,7 +20,7 @@ done
 
 # --- System packages (Debian) --------------------------------------------------------------
 apt_packages=(
-    pkg-config unzip sox espeak-ng libpulse-dev
+    pkg-config unzip sox espeak-ng libpulse-dev libavcodec-dev
     libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev zlib1g-dev
 )
 # python3 -m venv and pip: the tool environment, and fetch_wheel's `pip download` of the pinned wheels.

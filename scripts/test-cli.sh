@@ -97,6 +97,13 @@ check "say with no sound server says so and how to write a file" bash -c "
 check "say writes opus and aiff by their extensions" bash -c "
     '$warble' say 'Opus.' -o '$work/o.opus' -q && head -c 40 '$work/o.opus' | grep -q OpusHead &&
     '$warble' say 'Aiff.' -o '$work/o.aiff' -q && [[ \$(soxi -t '$work/o.aiff') == aiff ]]"
+check "say writes AAC (ADTS frames) by the .aac extension" bash -c "
+    '$warble' say 'Advanced audio coding.' -o '$work/o.aac' -q && python3 -c '
+import sys
+d = open(sys.argv[1], \"rb\").read(); o = n = 0
+while o + 7 <= len(d) and d[o] == 0xFF and d[o + 1] & 0xF0 == 0xF0:
+    o += ((d[o + 3] & 3) << 11) | (d[o + 4] << 3) | (d[o + 5] >> 5); n += 1
+sys.exit(0 if o == len(d) and n > 10 else 1)' '$work/o.aac'"
 check "an extension warble cannot write is an error naming the ones it can" bash -c "
     ! '$warble' say 'x' -o '$work/x.m4a' 2>'$work/err' && grep -q 'cannot write .m4a' '$work/err' && grep -q '.flac' '$work/err' &&
     [[ ! -e '$work/x.m4a' ]]"

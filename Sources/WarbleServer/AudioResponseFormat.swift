@@ -2,7 +2,7 @@ import WarbleAudio
 
 /// The `response_format`s OpenAI defines, each an encoding of WarbleAudio's shared layer.
 enum AudioResponseFormat: String, CaseIterable, Sendable {
-    case wav, mp3, opus, flac, pcm
+    case wav, mp3, opus, aac, flac, pcm
 
     /// OpenAI's `pcm`: 24 kHz, 16-bit little-endian, mono, no header.
     static let pcmSampleRate = 24_000
@@ -13,6 +13,7 @@ enum AudioResponseFormat: String, CaseIterable, Sendable {
         case .wav: .wav
         case .mp3: .mp3
         case .opus: .oggOpus
+        case .aac: .aac
         case .flac: .flac
         case .pcm: .pcm16
         }
@@ -36,5 +37,12 @@ enum AudioResponseFormat: String, CaseIterable, Sendable {
     func encoder(inputRate: Int, knownFrames: Int? = nil) throws -> StreamingAudioEncoder {
         try StreamingAudioEncoder(encoding: encoding, inputRate: inputRate, outputRate: outputRate(for: inputRate),
                                   knownFrames: knownFrames)
+    }
+
+    /// The 400 for a format this server cannot produce, naming those it can.
+    func unavailable(available: [AudioResponseFormat]) -> APIError {
+        let why = self == .aac ? "it was built or started without its AAC encoder (libavcodec)" : "libsndfile lacks its encoder"
+        return APIError.badRequest("response_format \(rawValue) is not available on this server (\(why)); use one of "
+            + available.map(\.rawValue).joined(separator: ", "), param: "response_format", code: "invalid_value")
     }
 }

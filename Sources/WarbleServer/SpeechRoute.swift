@@ -125,8 +125,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
         }
         let format = speech.responseFormat ?? .mp3
         guard format.isAvailable else {
-            throw APIError.badRequest("response_format \(format.rawValue) is not available on this server "
-                + "(libsndfile lacks its encoder); use wav or pcm", param: "response_format", code: "invalid_value")
+            throw format.unavailable(available: AudioResponseFormat.allCases.filter(\.isAvailable))
         }
         let voice = try await catalog.voice(speech.voice, model: speech.model)
         let request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WarbleAAC
 import WarbleAudio
 import WarbleSpeech
 
@@ -9,7 +10,7 @@ import WarbleSpeech
 /// WarbleAudio's `StreamingAudioEncoder` (the server's too): WAV and raw PCM to standard output stream
 /// as they come; FLAC, Ogg and MP3 are encoded whole by libsndfile and written at the end.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
-    case wav, flac, ogg, opus, mp3, aiff, raw
+    case wav, flac, ogg, opus, mp3, aiff, aac, raw
 
     /// The shared encoding behind it.
     var encoding: AudioEncoding {
@@ -20,6 +21,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .opus: .oggOpus
         case .mp3: .mp3
         case .aiff: .aiff
+        case .aac: .aac
         case .raw: .pcm16
         }
     }
@@ -27,7 +29,7 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument, Sendable {
     /// The file name extensions that imply each format.
     static let extensions: [(String, OutputFormat)] = [
         ("wav", .wav), ("wave", .wav), ("flac", .flac), ("ogg", .ogg), ("oga", .ogg), ("opus", .opus),
-        ("mp3", .mp3), ("aiff", .aiff), ("aif", .aiff), ("raw", .raw), ("pcm", .raw),
+        ("mp3", .mp3), ("aiff", .aiff), ("aif", .aiff), ("aac", .aac), ("raw", .raw), ("pcm", .raw),
     ]
 
     /// The format a file name implies, if any.
@@ -45,7 +47,12 @@ protocol AudioSink {
 
 enum AudioSinks {
     static func make(path: String, format: OutputFormat) throws -> any AudioSink {
+        AACSupport.enable()
         let encoding = format.encoding
+        if encoding == .aac, !encoding.isAvailable {
+            throw ValidationErrorMessage("this build cannot write AAC (libavcodec has no AAC encoder); "
+                + "write .opus, .ogg, .mp3 or .flac instead")
+        }
         if let fileFormat = encoding.soundFileFormat, !encoding.isAvailable {
             throw ValidationErrorMessage("this libsndfile (\(SoundFile.libraryVersion)) cannot write \(fileFormat); "
                 + "it can write: \(SoundFile.writableFormats.map(\.description).joined(separator: ", "))")
@@ -111,4 +118,12 @@ struct EncodedSink: AudioSink {
         }
         if handle !== FileHandle.standardOutput { try handle.close() }
     }
+}
+
+/// AAC through the optional WarbleAAC target (FFmpeg's libavcodec), registered once.
+enum AACSupport {
+    private static let registered: Bool = AACEncoder.register()
+
+    @discardableResult
+    static func enable() -> Bool { registered }
 }

@@ -114,6 +114,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        AACSupport.enable()
         let key = apiKey ?? ProcessInfo.processInfo.environment["WARBLE_API_KEY"]
         let settings = ServerConfiguration(
             host: host, port: port, apiKey: key?.isEmpty == false ? key : nil, maxBodyBytes: maxBodyBytes,

@@ -92,3 +92,14 @@ import Testing
         #expect(await server.admission.counters == .init(completed: 1, refused: 1, failed: 3))
     }
 }
+
+/// A format the server cannot produce (AAC without libavcodec's encoder) is a 400 naming the formats it can.
+@Suite struct UnavailableFormatTests {
+    @Test func theErrorNamesWhyAndTheFormatsThatWork() {
+        let error = AudioResponseFormat.aac.unavailable(available: [.wav, .mp3, .pcm])
+        #expect(error.status == .badRequest)
+        #expect(error.param == "response_format")
+        #expect(error.message.contains("AAC encoder (libavcodec)"))
+        #expect(error.message.hasSuffix("use one of wav, mp3, pcm"))
+    }
+}

@@ -208,6 +208,17 @@ def main() -> int:
         data = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format=fmt).content
         duration = check_audio(f"create {fmt}", data, rate)
         check(abs(duration - reference) < 0.15, f"{fmt}: duration {duration:.2f} s matches wav {reference:.2f} s (±0.15)")
+    # AAC (the optional libavcodec encoder): ADTS frames of 1024 samples whose count gives the duration.
+    aac = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format="aac")
+    data, frames, offset, rate_index = aac.content, 0, 0, None
+    while offset + 7 <= len(data) and data[offset] == 0xFF and data[offset + 1] & 0xF0 == 0xF0:
+        rate_index = (data[offset + 2] >> 2) & 0xF
+        offset += ((data[offset + 3] & 3) << 11) | (data[offset + 4] << 3) | (data[offset + 5] >> 5)
+        frames += 1
+    check(offset == len(data) and frames > 0, f"aac: {frames} whole ADTS frames, {len(data) - offset} bytes left over")
+    check(rate_index == 7, f"aac: 22050 Hz in the ADTS header (index {rate_index})")
+    aac_seconds = (frames - 1) * 1024 / 22050
+    check(abs(aac_seconds - reference) < 0.1, f"aac: {aac_seconds:.2f} s matches wav {reference:.2f} s (±0.1)")
     pcm = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format="pcm", speed=1.0).content
     duration = check_audio("create pcm", pcm, 24000, pcm=True)
     check(abs(duration - reference) < 0.01, f"pcm: 24 kHz duration {duration:.3f} s matches wav (±0.01)")

@@ -11,6 +11,8 @@ public enum AudioEncoding: String, Sendable, CaseIterable {
     case mp3
     /// 16-bit PCM AIFF (for tools of the Apple world).
     case aiff
+    /// AAC-LC in ADTS frames (`.aac`), by an external encoder (WarbleAAC, when linked and registered).
+    case aac
 
     /// Whether bytes go out as each chunk arrives (otherwise libsndfile encodes the whole file at the end).
     public var streams: Bool { self == .wav || self == .pcm16 }
@@ -24,11 +26,15 @@ public enum AudioEncoding: String, Sendable, CaseIterable {
         case .oggOpus: .oggOpus
         case .mp3: .mp3
         case .aiff: .aiff16
+        case .aac: nil
         }
     }
 
     /// Whether this build can write it (libsndfile may lack an encoder).
-    public var isAvailable: Bool { soundFileFormat.map(SoundFile.canWrite) ?? true }
+    public var isAvailable: Bool {
+        if self == .aac { return ExternalAudioEncoders.encoder(for: .aac) != nil }
+        return soundFileFormat.map(SoundFile.canWrite) ?? true
+    }
 
     /// The MIME type of the bytes.
     public var mimeType: String {
@@ -40,13 +46,15 @@ public enum AudioEncoding: String, Sendable, CaseIterable {
         case .oggOpus: "audio/ogg; codecs=opus"
         case .mp3: "audio/mpeg"
         case .aiff: "audio/aiff"
+        case .aac: "audio/aac"
         }
     }
 
     /// The sample rate audio at `inputRate` is written at: the input's own, unless the encoder takes
     /// only some rates (Opus, MP3): then the lowest of those at or above it (the highest if none is).
     public func outputRate(for inputRate: Int) -> Int {
-        guard let allowed = soundFileFormat?.allowedSampleRates, !allowed.contains(inputRate) else { return inputRate }
+        let allowed = self == .aac ? ExternalAudioEncoders.encoder(for: .aac)?.sampleRates : soundFileFormat?.allowedSampleRates
+        guard let allowed, !allowed.contains(inputRate) else { return inputRate }
         return allowed.sorted().first { $0 >= inputRate } ?? allowed.max() ?? inputRate
     }
 }

@@ -69,7 +69,13 @@ public final class StreamingAudioEncoder {
             var buffer = AudioBuffer(mono: pending, sampleRate: inputRate)
             pending = []
             if outputRate != inputRate { buffer = try buffer.resampled(to: outputRate) }
-            guard let format = encoding.soundFileFormat else { return Data() }
+            if let external = ExternalAudioEncoders.encoder(for: encoding) {
+                return try external.encode(buffer.channels[0], sampleRate: outputRate)
+            }
+            guard let format = encoding.soundFileFormat else {
+                throw SoundFileError.writeFailed(path: "(\(encoding.rawValue) output)",
+                                                 reason: "this build has no \(encoding.rawValue) encoder")
+            }
             return try SoundFile.encode(buffer, format: format)
         }
         var data = try headerIfFirst()
