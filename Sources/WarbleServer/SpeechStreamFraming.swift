@@ -46,17 +46,8 @@ final class SpeechStreamFraming {
     }
 
     private func event(for event: SpeechEvent, sampleRate: Int) -> Data {
-        let time = { (offset: Int) in Double(self.samplesSoFar + offset) / Double(sampleRate) }
-        switch event {
-        case .mark(let name, let offset):
-            return Self.sse(Timing(type: "speech.mark", time: time(offset), name: name))
-        case .word(let range, let offset, let estimated):
-            return Self.sse(Timing(type: "speech.word", time: time(offset), text: text(range), start: range.lowerBound,
-                                   end: range.upperBound, estimated: estimated))
-        case .sentence(let range, let offset):
-            return Self.sse(Timing(type: "speech.sentence", time: time(offset), text: text(range),
-                                   start: range.lowerBound, end: range.upperBound))
-        }
+        let time = Double(samplesSoFar + event.sampleOffset) / Double(sampleRate)
+        return Self.sse(TimedEvent(event, time: time, typePrefix: "speech.", text: text))
     }
 
     /// The input's text in a UTF-8 byte range (empty when the range falls outside).
@@ -67,23 +58,13 @@ final class SpeechStreamFraming {
         return String(decoding: input[start..<end], as: UTF8.self)
     }
 
-    private static func sse(_ payload: some Encodable) -> Data {
+    static func sse(_ payload: some Encodable) -> Data {
         Data("data: ".utf8) + APIJSON.encode(payload) + Data("\n\n".utf8)
     }
 
     struct AudioDelta: Encodable {
         var type = "speech.audio.delta"
         var audio: String
-    }
-
-    struct Timing: Encodable {
-        var type: String
-        var time: Double
-        var name: String?
-        var text: String?
-        var start: Int?
-        var end: Int?
-        var estimated: Bool?
     }
 
     struct Done: Encodable {

@@ -13,17 +13,6 @@ enum TranscriptEvents {
         var usage: TranscriptResponseFormat.Usage
     }
 
-    struct Failure: Encodable {
-        struct Detail: Encodable {
-            var message: String
-            var type: String
-            var param: String?
-            var code: String?
-        }
-        var type = "error"
-        var error: Detail
-    }
-
     /// A segment's text as a delta; the first loses its leading space, as the whole text does.
     static func delta(_ text: String, first: Bool) -> Data {
         event(Delta(delta: first ? String(text.drop { $0 == " " }) : text))
@@ -35,14 +24,8 @@ enum TranscriptEvents {
         return event(Done(text: text, usage: .init(seconds: seconds)))
     }
 
-    static func error(_ error: APIError) -> Data {
-        event(Failure(error: .init(message: error.message, type: error.type, param: error.param, code: error.code)))
-    }
+    /// An `error` event (the same as the speech stream's).
+    static func error(_ error: APIError) -> Data { SpeechStreamFraming.errorEvent(error) }
 
-    private static func event(_ value: some Encodable) -> Data {
-        var data = Data("data: ".utf8)
-        data.append(APIJSON.encode(value))
-        data.append(Data("\n\n".utf8))
-        return data
-    }
+    private static func event(_ value: some Encodable) -> Data { SpeechStreamFraming.sse(value) }
 }

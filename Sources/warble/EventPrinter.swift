@@ -15,30 +15,10 @@ struct EventPrinter {
     let text: String
     let toStandardError: Bool
 
-    struct Line: Encodable {
-        var type: String
-        var time: Double
-        var name: String?
-        var text: String?
-        var start: Int?
-        var end: Int?
-        var estimated: Bool?
-    }
-
     func print(_ events: [SpeechEvent], at chunkStart: Double, sampleRate: Int) {
         for event in events {
             let time = ((chunkStart + Double(event.sampleOffset) / Double(sampleRate)) * 1000).rounded() / 1000
-            let line: Line
-            switch event {
-            case .mark(let name, _):
-                line = Line(type: "mark", time: time, name: name)
-            case .word(let range, _, let estimated):
-                line = Line(type: "word", time: time, text: slice(range), start: range.lowerBound, end: range.upperBound,
-                            estimated: estimated)
-            case .sentence(let range, _):
-                line = Line(type: "sentence", time: time, text: slice(range), start: range.lowerBound, end: range.upperBound)
-            }
-            guard let json = try? WarbleJSON.string(line) else { continue }
+            guard let json = try? WarbleJSON.string(TimedEvent(event, time: time, text: slice)) else { continue }
             let handle = toStandardError ? FileHandle.standardError : FileHandle.standardOutput
             handle.write(Data((json + "\n").utf8))
         }
