@@ -14,7 +14,7 @@ struct SayCommand: AsyncParsableCommand {
             is recognised by a leading <speak> (or an XML declaration) or forced with --ssml. Audio is \
             written as it is produced: with -o - the first sentence is on standard output while the rest is \
             still being synthesised. The format follows --format or the file's extension (.wav .flac .ogg \
-            .opus .mp3 .aiff .raw); an existing file that is not audio is kept unless --force. Interrupted \
+            .opus .mp3 .aiff .aac .raw); an existing file that is not audio is kept unless --force. Interrupted \
             (Ctrl-C, SIGTERM), a file keeps the audio written so far and its sizes are made right.
 
             Examples:
@@ -22,6 +22,7 @@ struct SayCommand: AsyncParsableCommand {
               warble say "Hello there." -o hello.wav
               echo "<speak>Wait <break time='500ms'/> now.</speak>" | warble say -o - > out.wav
               warble say --voice kokoro-jm_kumo --rate 1.2 "Faster, please." -o fast.flac
+              warble say --voice "jf_alpha(0.7)+jm_kumo(0.3)" "A blend of two voices."
               warble say --events json "<speak>One <mark name='m'/> two.</speak>" -o out.wav
             """
     )
@@ -29,7 +30,7 @@ struct SayCommand: AsyncParsableCommand {
     @Argument(help: "The text to speak (standard input when left out or '-').")
     var text: String?
 
-    @Option(help: "Voice id (see `warble voices`); the default voice when left out.")
+    @Option(help: "Voice id (see `warble voices`), a Kokoro mix (jf_alpha+jm_kumo, jf_alpha(0.7)+jm_kumo(0.3)) or a Piper voice file (./NAME.onnx with NAME.onnx.json); the default voice when left out.")
     var voice: String?
 
     @Flag(help: "Treat the input as SSML (otherwise detected from a leading <speak>).")
