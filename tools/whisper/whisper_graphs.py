@@ -266,19 +266,21 @@ class GraphBuilder:
         t = self.op("Transpose", [x], "merge", perm=[0, 2, 1, 3])
         return self.op("Reshape", [t, self.const([0, 0, d_model])], "merged")
 
-    def attend(self, q: str, k_t: str, v: str, head_dim: int, mask: str | None = None) -> str:
-        """softmax(q k / sqrt(hd) + mask) v with q [B,H,T,hd], k_t [B,H,hd,S], v [B,H,S,hd]."""
+    def attend(self, q: str, k_t: str, v: str, head_dim: int, mask: str | None = None) -> tuple[str, str]:
+        """softmax(q k / sqrt(hd) + mask) v with q [B,H,T,hd], k_t [B,H,hd,S], v [B,H,S,hd].
+        Returns the context and the scores before the mask and softmax, [B,H,T,S]."""
         qs = self.op("Mul", [q, self.const(1.0 / math.sqrt(head_dim), np.float32)], "q_scaled")
         scores = self.op("MatMul", [qs, k_t], "scores")
-        if mask is not None:
-            scores = self.op("Add", [scores, mask], "masked")
-        probs = self.op("Softmax", [scores], "probs", axis=-1)
-        return self.op("MatMul", [probs, v], "context")
+        masked = scores if mask is None else self.op("Add", [scores, mask], "masked")
+        probs = self.op("Softmax", [masked], "probs", axis=-1)
+        return self.op("MatMul", [probs, v], "context"), scores
 
-    def attend_shared(self, q: str, k_t: str, v: str, head_dim: int) -> str:
+    def attend_shared(self, q: str, k_t: str, v: str, head_dim: int) -> tuple[str, str]:
         """Cross-attention where k_t/v may have batch 1 while q has batch B (beams sharing one window):
         the rows of q are regrouped as [Bk, H, (B / Bk) * T, hd] (Bk = batch of k_t), so that each
-        head's K and V are read once per step by one matrix product instead of once per beam."""
+        head's K and V are read once per step by one matrix product instead of once per beam.
+        Returns the context and the scores in that grouping, [Bk, H, (B / Bk) * T, 1500]: [B, H, T, 1500]
+        when B = Bk (one sequence, as for word alignment)."""
         q_shape = self.op("Shape", [q], "q_shape")
         k_batch = self.op("Slice", [self.op("Shape", [k_t], "k_shape"), self.const([0]), self.const([1])], "k_batch")
         heads, tokens = (self.op("Slice", [q_shape, self.const([i]), self.const([i + 1])], name)
@@ -289,10 +291,10 @@ class GraphBuilder:
         grouped = self.op("Transpose", [grouped], "q_by_head", perm=[0, 2, 1, 3, 4])
         rows = self.op("Reshape", [grouped, self.op("Concat", [k_batch, heads, self.const([-1, head_dim])],
                                                     "rows_shape", axis=0)], "q_rows")
-        ctx = self.attend(rows, k_t, v, head_dim)
+        ctx, scores = self.attend(rows, k_t, v, head_dim)
         ctx = self.op("Reshape", [ctx, self.op("Shape", [grouped], "grouped_shape")], "ctx_grouped")
         ctx = self.op("Transpose", [ctx], "ctx_by_row", perm=[0, 2, 1, 3, 4])
-        return self.op("Reshape", [ctx, q_shape], "ctx_rows")
+        return self.op("Reshape", [ctx, q_shape], "ctx_rows"), scores
 
     def split3(self, x: str, d_model: int, parts: int) -> list[str]:
         return self.op("Split", [x, self.const([d_model] * parts)], "split", n_out=parts, axis=-1)
@@ -319,7 +321,7 @@ def build_encoder(model: Ct2Model, dims: WhisperDims) -> onnx.ModelProto:
         p = f"encoder/layer_{i}"
         h = g.layer_norm(x, f"{p}/self_attention/layer_norm", two_pass=True)
         q, k, v = g.split3(g.linear(h, f"{p}/self_attention/linear_0"), D, 3)
-        ctx = g.attend(g.heads(q, H, hd), g.heads(k, H, hd, transposed_k=True), g.heads(v, H, hd), hd)
+        ctx, _ = g.attend(g.heads(q, H, hd), g.heads(k, H, hd, transposed_k=True), g.heads(v, H, hd), hd)
         x = g.op("Add", [x, g.linear(g.merge_heads(ctx, D), f"{p}/self_attention/linear_1")], "res")
         x = _ffn(g, x, f"{p}/ffn", "none", two_pass=True)
     hidden = g.layer_norm(x, "encoder/layer_norm", two_pass=True)
@@ -378,7 +380,7 @@ def build_decoder(model: Ct2Model, dims: WhisperDims) -> onnx.ModelProto:
     allowed = g.op("LessOrEqual", [key_ids, query_ids], "allowed")
     mask = g.op("Where", [allowed, g.const(0.0, np.float32), g.const(-np.inf, np.float32)], "mask")
 
-    presents = []
+    presents, cross_scores = [], []
     for i in range(L):
         p = f"decoder/layer_{i}"
         h = g.layer_norm(x, f"{p}/self_attention/layer_norm")
@@ -386,12 +388,13 @@ def build_decoder(model: Ct2Model, dims: WhisperDims) -> onnx.ModelProto:
         k_all = g.op("Concat", [past[i][0], g.heads(k, H, hd, transposed_k=True)], "k_all", axis=3)
         v_all = g.op("Concat", [past[i][1], g.heads(v, H, hd)], "v_all", axis=2)
         presents.append((k_all, v_all))
-        ctx = g.attend(g.heads(q, H, hd), k_all, v_all, hd, mask)
+        ctx, _ = g.attend(g.heads(q, H, hd), k_all, v_all, hd, mask)
         x = g.op("Add", [x, g.linear(g.merge_heads(ctx, D), f"{p}/self_attention/linear_1")], "res")
 
         h = g.layer_norm(x, f"{p}/attention/layer_norm")
         q = g.heads(g.linear(h, f"{p}/attention/linear_0"), H, hd)
-        ctx = g.attend_shared(q, cross[i][0], cross[i][1], hd)
+        ctx, scores = g.attend_shared(q, cross[i][0], cross[i][1], hd)
+        cross_scores.append(scores)
         x = g.op("Add", [x, g.linear(g.merge_heads(ctx, D), f"{p}/attention/linear_2")], "res")
         x = _ffn(g, x, f"{p}/ffn", dims.activation_approximate)
     picked = g.op("Gather", [x, logit_positions], "picked", axis=1)
@@ -405,5 +408,9 @@ def build_decoder(model: Ct2Model, dims: WhisperDims) -> onnx.ModelProto:
     for i, (k_all, v_all) in enumerate(presents):
         g.add_output(k_all, f"present_k_{i}", TensorProto.FLOAT, ["batch", H, hd, "total"])
         g.add_output(v_all, f"present_v_{i}", TensorProto.FLOAT, ["batch", H, "total", hd])
+    # Cross-attention scores (scaled q.k, before softmax) for word alignment: CTranslate2's Whisper
+    # `align` takes the same values from its alignment heads. Computed anyway; fetched only when asked.
+    for i, scores in enumerate(cross_scores):
+        g.add_output(scores, f"cross_scores_{i}", TensorProto.FLOAT, ["cross_batch", H, "rows", N_AUDIO_CTX])
     return g.build("Whisper KV-cache decoder converted from CTranslate2 by warble; "
                    "see tools/whisper/whisper_graphs.py")

@@ -37,6 +37,14 @@ public struct WhisperConfiguration: Sendable, Hashable, Decodable {
     public var suppressIDsBegin: [Int]
     public var languageIDs: [Int]
     public var languageCodes: [String]
+    /// The cross-attention heads whose attention follows the words in time ([decoder layer, head]
+    /// pairs, from the model's config.json): what word timestamps are computed from.
+    public var alignmentHeads: [AlignmentHead]
+
+    public struct AlignmentHead: Sendable, Hashable {
+        public var layer: Int
+        public var head: Int
+    }
 
     enum CodingKeys: String, CodingKey {
         case melCount = "n_mels"
@@ -53,6 +61,7 @@ public struct WhisperConfiguration: Sendable, Hashable, Decodable {
         case suppressIDsBegin = "suppress_ids_begin"
         case languageIDs = "lang_ids"
         case languageCodes = "lang_codes"
+        case alignmentHeads = "alignment_heads"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -71,6 +80,15 @@ public struct WhisperConfiguration: Sendable, Hashable, Decodable {
         suppressIDsBegin = try c.decode([Int].self, forKey: .suppressIDsBegin)
         languageIDs = try c.decodeIfPresent([Int].self, forKey: .languageIDs) ?? []
         languageCodes = try c.decodeIfPresent([String].self, forKey: .languageCodes) ?? []
+        let pairs = try c.decodeIfPresent([[Int]].self, forKey: .alignmentHeads) ?? []
+        let (layers, heads) = (decoderLayers, decoderHeads)
+        guard pairs.allSatisfy({ $0.count == 2 && (0..<layers).contains($0[0]) && (0..<heads).contains($0[1]) })
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .alignmentHeads, in: c,
+                debugDescription: "alignment_heads must be [layer, head] pairs within \(decoderLayers) layers and \(decoderHeads) heads")
+        }
+        alignmentHeads = pairs.map { AlignmentHead(layer: $0[0], head: $0[1]) }
         if multilingual, languageIDs.count != languageCodes.count || languageIDs.isEmpty {
             throw DecodingError.dataCorruptedError(
                 forKey: .languageIDs, in: c,

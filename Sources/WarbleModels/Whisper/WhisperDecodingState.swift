@@ -26,6 +26,12 @@ struct WhisperDecodingState {
     /// returns the logits `[batch, logitPositions.count, vocabulary]` of the given positions of the call
     /// (by default only the last one: the vocabulary projection is most of a step).
     mutating func step(_ tokens: [[Int]], logitPositions: [Int]? = nil) throws -> WhisperLogits {
+        try step(tokens, logitPositions: logitPositions, also: []).logits
+    }
+
+    /// `step` that also fetches the decoder outputs named in `also` (such as `cross_scores_<i>`).
+    mutating func step(_ tokens: [[Int]], logitPositions: [Int]?, also: [String]) throws
+        -> (logits: WhisperLogits, outputs: RunOutputs) {
         precondition(tokens.count == batch && !tokens.isEmpty)
         let length = tokens[0].count
         guard positions + length <= model.configuration.textContext else {
@@ -39,10 +45,10 @@ struct WhisperDecodingState {
         feeds["offset"] = try Tensor([Int64(positions)], shape: [1])
         feeds["logit_positions"] = try Tensor(wanted.map(Int64.init), shape: [wanted.count])
         cache.feed(into: &feeds)
-        let out = try model.decoder.run(feeds, outputs: model.decoderNames.outputs)
+        let out = try model.decoder.run(feeds, outputs: model.decoderNames.outputs + also)
         try cache.update(from: out, added: length)
-        return WhisperLogits(tensor: try out.tensor("logits"), batch: batch, length: wanted.count,
-                             vocabulary: model.configuration.vocabularySize)
+        return (WhisperLogits(tensor: try out.tensor("logits"), batch: batch, length: wanted.count,
+                              vocabulary: model.configuration.vocabularySize), out)
     }
 
     /// Keeps the cache rows `rows` (in that order; repeats allowed): beams that survived a step.

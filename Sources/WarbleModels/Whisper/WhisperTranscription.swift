@@ -52,6 +52,8 @@ struct WhisperTranscription {
             allTokens = model.encode(" " + initial.trimmingCharacters(in: .whitespaces))
         }
         var windowIndex: UInt64 = 0
+        var wordTimes = WhisperWordTimestamps()
+        if options.wordTimestamps { try model.requireWordAlignment() }
         while seek < contentFrames {
             try Task.checkCancellation()
             let timeOffset = Double(seek) / Double(Self.framesPerSecond)
@@ -77,9 +79,26 @@ struct WhisperTranscription {
                 }
             }
             let previousSeek = seek
-            let (pieces, nextSeek) = split(result.tokens, timeOffset: timeOffset, segmentSize: segmentSize,
+            var (pieces, nextSeek) = split(result.tokens, timeOffset: timeOffset, segmentSize: segmentSize,
                                            segmentDuration: segmentDuration, seek: seek, timestampBegin: timestampBegin)
             seek = nextSeek
+            if options.wordTimestamps {
+                try Task.checkCancellation()
+                let eot = c.specialTokens.eot
+                let text = pieces.flatMap { $0.tokens.filter { $0 < eot } }
+                let alignment = try model.align(encoding: encoding,
+                                                startSequence: tokens.startSequence(language: language, task: options.task),
+                                                text: text, frames: segmentSize)
+                let timings = WhisperWordTimestamps.timings(text: text, alignment: alignment,
+                                                            words: model.words(of: text + [eot], language: language))
+                wordTimes.add(to: &pieces, timings: timings, timeOffset: timeOffset, endOfText: eot)
+                // faster-whisper goes on from the last word's end unless the window ended on one timestamp.
+                if !Self.endsOnSingleTimestamp(result.tokens, timestampBegin: timestampBegin),
+                   let lastWordEnd = WhisperWordTimestamps.end(of: pieces), lastWordEnd > timeOffset {
+                    seek = Int((lastWordEnd * Double(Self.framesPerSecond)).rounded(.toNearestOrEven))
+                }
+                if let end = WhisperWordTimestamps.end(of: pieces) { wordTimes.lastSpeechTimestamp = end }
+            }
             for piece in pieces {
                 let text = model.text(of: piece.tokens)
                 if piece.start == piece.end || text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { continue }
@@ -87,7 +106,8 @@ struct WhisperTranscription {
                 yield(TranscriptSegment(
                     start: piece.start, end: piece.end, text: text, tokens: piece.tokens, language: language,
                     averageLogProbability: result.averageLogProbability, compressionRatio: decoded.compressionRatio,
-                    noSpeechProbability: result.noSpeechProbability, temperature: decoded.temperature))
+                    noSpeechProbability: result.noSpeechProbability, temperature: decoded.temperature,
+                    words: piece.words))
             }
             if !options.conditionOnPreviousText || decoded.temperature > Self.promptResetOnTemperature {
                 promptResetSince = allTokens.count
@@ -153,6 +173,13 @@ struct WhisperTranscription {
         var start: Double
         var end: Double
         var tokens: [Int]
+        /// Filled when word timestamps are asked for.
+        var words: [TranscriptWord]?
+    }
+
+    /// The window's tokens end with a text token and then one timestamp: nothing was said after it.
+    static func endsOnSingleTimestamp(_ tokens: [Int], timestampBegin: Int) -> Bool {
+        tokens.count >= 2 && tokens[tokens.count - 2] < timestampBegin && tokens[tokens.count - 1] >= timestampBegin
     }
 
     /// faster-whisper's `_split_segments_by_timestamps`: segments between consecutive timestamp
@@ -160,8 +187,7 @@ struct WhisperTranscription {
     func split(_ tokens: [Int], timeOffset: Double, segmentSize: Int, segmentDuration: Double, seek: Int,
                timestampBegin: Int) -> ([Piece], Int) {
         let precision = WhisperConfiguration.timePrecision
-        let singleTimestampEnding = tokens.count >= 2 && tokens[tokens.count - 2] < timestampBegin
-            && tokens[tokens.count - 1] >= timestampBegin
+        let singleTimestampEnding = Self.endsOnSingleTimestamp(tokens, timestampBegin: timestampBegin)
         let consecutive = tokens.indices.filter { $0 > 0 && tokens[$0] >= timestampBegin && tokens[$0 - 1] >= timestampBegin }
         var pieces: [Piece] = []
         if !consecutive.isEmpty {

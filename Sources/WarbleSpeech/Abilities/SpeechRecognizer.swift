@@ -28,11 +28,13 @@ public struct TranscriptionOptions: Sendable, Hashable {
     public var conditionOnPreviousText: Bool
     /// Text to condition the first window on.
     public var initialPrompt: String?
+    /// Time every word (`TranscriptSegment.words`), from the model's cross-attention alignment.
+    public var wordTimestamps: Bool
 
     public init(language: String? = nil, task: Task = .transcribe, beamSize: Int = 5,
                 temperatures: [Double] = [0, 0.2, 0.4, 0.6, 0.8, 1.0], compressionRatioThreshold: Double? = 2.4,
                 logProbabilityThreshold: Double? = -1.0, noSpeechThreshold: Double? = 0.6, timestamps: Bool = true,
-                conditionOnPreviousText: Bool = true, initialPrompt: String? = nil) {
+                conditionOnPreviousText: Bool = true, initialPrompt: String? = nil, wordTimestamps: Bool = false) {
         self.language = language
         self.task = task
         self.beamSize = beamSize
@@ -43,6 +45,7 @@ public struct TranscriptionOptions: Sendable, Hashable {
         self.timestamps = timestamps
         self.conditionOnPreviousText = conditionOnPreviousText
         self.initialPrompt = initialPrompt
+        self.wordTimestamps = wordTimestamps
     }
 }
 
@@ -59,10 +62,12 @@ public struct TranscriptSegment: Sendable, Hashable, Codable {
     public var compressionRatio: Double
     public var noSpeechProbability: Double
     public var temperature: Double
+    /// The segment's words with their times, when word timestamps were asked for.
+    public var words: [TranscriptWord]?
 
     public init(start: Double, end: Double, text: String, tokens: [Int], language: String,
                 averageLogProbability: Double = 0, compressionRatio: Double = 0, noSpeechProbability: Double = 0,
-                temperature: Double = 0) {
+                temperature: Double = 0, words: [TranscriptWord]? = nil) {
         self.start = start
         self.end = end
         self.text = text
@@ -72,13 +77,30 @@ public struct TranscriptSegment: Sendable, Hashable, Codable {
         self.compressionRatio = compressionRatio
         self.noSpeechProbability = noSpeechProbability
         self.temperature = temperature
+        self.words = words
     }
 
     /// OpenAI's names for Whisper's scores, so that every JSON Warble writes uses the same keys.
     enum CodingKeys: String, CodingKey {
-        case start, end, text, tokens, language, temperature
+        case start, end, text, tokens, language, temperature, words
         case averageLogProbability = "avg_logprob"
         case compressionRatio = "compression_ratio"
         case noSpeechProbability = "no_speech_prob"
+    }
+}
+
+/// A word of a transcript: its text as the model wrote it (with its leading space and any
+/// punctuation that sticks to it), seconds from the start of the audio, and the model's confidence.
+public struct TranscriptWord: Sendable, Hashable, Codable {
+    public var word: String
+    public var start: Double
+    public var end: Double
+    public var probability: Double
+
+    public init(word: String, start: Double, end: Double, probability: Double) {
+        self.word = word
+        self.start = start
+        self.end = end
+        self.probability = probability
     }
 }
