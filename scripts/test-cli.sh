@@ -175,6 +175,28 @@ check "translate: German speech in, English text and speech out" bash -c "
     grep -qi 'good morning' '$work/en.txt' && ! grep -qi 'guten' '$work/en.txt' &&
     '$warble' transcribe '$work/en.wav' > '$work/back.txt' && grep -qi 'good morning' '$work/back.txt'"
 
+# Word timestamps: the words Piper spoke, in order, each within 0.4 s of the time say's own events give
+# for it (Piper's word times are estimates between phoneme counts), as text lines, a cue per word and JSON.
+check "transcribe --word-timestamps: the spoken words at the times say gave them (text, srt, json)" bash -c "
+    '$warble' say 'The quick brown fox jumps over the lazy dog.' -o '$work/fox.wav' --events json -q > '$work/fox.jsonl' &&
+    '$warble' transcribe --word-timestamps '$work/fox.wav' > '$work/fox.tsv' &&
+    '$warble' transcribe --word-timestamps --format srt '$work/fox.wav' > '$work/fox.srt' &&
+    '$warble' transcribe --word-timestamps --format json '$work/fox.wav' > '$work/fox.json' &&
+    python3 -c '
+import json, sys
+said = [(e[\"text\"].strip(\".\").lower(), e[\"time\"]) for e in map(json.loads, open(sys.argv[1])) if e[\"type\"] == \"word\"]
+rows = [l.rstrip(\"\\n\").split(\"\\t\") for l in open(sys.argv[2])]
+heard = [(w.strip(\".\").lower(), float(s), float(e)) for s, e, w in rows]
+cues = open(sys.argv[3]).read().strip().split(\"\\n\\n\")
+doc = json.load(open(sys.argv[4]))
+words = [w for s in doc[\"segments\"] for w in s[\"words\"]]
+ok = [w for w, _, _ in heard] == [w for w, _ in said] and len(cues) == len(heard) == len(words)
+ok = ok and all(abs(s - t) < 0.4 for (_, s, _), (_, t) in zip(heard, said))
+ok = ok and all(a[2] <= b[1] + 1e-9 and a[1] <= a[2] for a, b in zip(heard, heard[1:]))
+ok = ok and all(set(w) == {\"word\", \"start\", \"end\", \"probability\"} for w in words) and heard[-1][2] <= doc[\"duration\"]
+print(said, heard, sep=\"\\n\")
+sys.exit(0 if ok else 1)' '$work/fox.jsonl' '$work/fox.tsv' '$work/fox.srt' '$work/fox.json'"
+
 # A PLS lexicon reaches what is spoken: its alias replaces a made-up word, and Whisper hears the alias.
 cat > "$work/names.pls" <<'PLS'
 <?xml version="1.0" encoding="UTF-8"?>

@@ -16,9 +16,10 @@ enum TranscriptResponseFormat: String, CaseIterable, Sendable {
     }
 
     /// The response body for a finished transcript of `duration` seconds of audio.
-    /// `language`: the spoken language for transcriptions, "en" for translations.
+    /// `language`: the spoken language for transcriptions, "en" for translations. `granularities`:
+    /// what `verbose_json` carries (segments, words or both).
     func body(_ segments: [TranscriptSegment], task: TranscriptionOptions.Task, language: String,
-              duration: Double) -> Data {
+              duration: Double, granularities: Set<TimestampGranularity> = [.segment]) -> Data {
         let text = TranscriptRendering.text(segments)
         switch self {
         case .text: return Data((text + "\n").utf8)
@@ -28,7 +29,10 @@ enum TranscriptResponseFormat: String, CaseIterable, Sendable {
         case .verboseJSON:
             return APIJSON.encode(VerboseTranscript(
                 task: task.rawValue, language: LanguageNames.name(language), duration: duration, text: text,
-                segments: segments.enumerated().map { VerboseTranscript.Segment(id: $0, segment: $1) },
+                segments: granularities.contains(.segment)
+                    ? segments.enumerated().map { VerboseTranscript.Segment(id: $0, segment: $1) } : nil,
+                words: granularities.contains(.word)
+                    ? segments.flatMap { ($0.words ?? []).map(VerboseTranscript.Word.init) } : nil,
                 usage: .init(seconds: duration)))
         }
     }
@@ -45,8 +49,8 @@ enum TranscriptResponseFormat: String, CaseIterable, Sendable {
         var usage: Usage
     }
 
-    /// `verbose_json`: the text, the language (its English name, as OpenAI gives it), the duration
-    /// and each segment with Whisper's scores.
+    /// `verbose_json`: the text, the language (its English name, as OpenAI gives it), the duration,
+    /// each segment with Whisper's scores and, when asked for, every word with its times.
     struct VerboseTranscript: Encodable {
         struct Segment: Encodable {
             var id: Int
@@ -75,11 +79,25 @@ enum TranscriptResponseFormat: String, CaseIterable, Sendable {
                 noSpeechProb = segment.noSpeechProbability
             }
         }
+        /// A word as OpenAI gives it: without the leading space Whisper writes, no probability.
+        struct Word: Encodable {
+            var word: String
+            var start: Double
+            var end: Double
+
+            init(_ word: TranscriptWord) {
+                self.word = word.word.trimmingCharacters(in: .whitespaces)
+                start = word.start
+                end = word.end
+            }
+        }
         var task: String
         var language: String
         var duration: Double
         var text: String
-        var segments: [Segment]
+        /// Present when segment timestamps were asked for (the default), words when word timestamps were.
+        var segments: [Segment]?
+        var words: [Word]?
         var usage: Usage
     }
 }

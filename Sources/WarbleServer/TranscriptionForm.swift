@@ -4,7 +4,7 @@ import WarbleSpeech
 
 /// The fields of a `POST /v1/audio/transcriptions` (or `/translations`) form, checked: OpenAI's
 /// `file`, `model`, `language` (transcriptions only), `prompt`, `temperature`, `response_format`,
-/// `timestamp_granularities[]`, `stream`. Other fields are ignored, as OpenAI's newer options are.
+/// `timestamp_granularities[]` (word needs verbose_json), `stream`. Other fields are ignored, as OpenAI's newer options are.
 struct TranscriptionForm: Sendable {
     var file: MultipartForm.Part
     var model: String
@@ -15,6 +15,8 @@ struct TranscriptionForm: Sendable {
     var responseFormat: TranscriptResponseFormat
     /// Server-sent events, a segment at a time (`transcript.text.delta`, then `transcript.text.done`).
     var stream = false
+    /// What `verbose_json` times: segments unless the form asks otherwise.
+    var granularities: Set<TimestampGranularity> = [.segment]
 
     init(_ form: MultipartForm, task: TranscriptionOptions.Task) throws {
         guard let file = form.part("file") else {
@@ -50,18 +52,30 @@ struct TranscriptionForm: Sendable {
             }
             responseFormat = format
         }
+        var granularities: Set<TimestampGranularity> = []
         for part in form.parts("timestamp_granularities[]") + form.parts("timestamp_granularities") {
             let value = String(decoding: part.body, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-            guard value == "segment" else {
-                throw APIError.badRequest("timestamp_granularities '\(value)' is not supported: only segment "
-                    + "timestamps are available (in verbose_json)", param: "timestamp_granularities", code: "invalid_value")
+            guard let granularity = TimestampGranularity(rawValue: value) else {
+                throw APIError.badRequest("timestamp_granularities '\(value)' is not one of word, segment",
+                                          param: "timestamp_granularities", code: "invalid_value")
             }
+            granularities.insert(granularity)
+        }
+        if !granularities.isEmpty { self.granularities = granularities }
+        if self.granularities.contains(.word), responseFormat != .verboseJSON {
+            throw APIError.badRequest("word timestamps come only in response_format verbose_json (asked for "
+                + "\(responseFormat.rawValue)): add response_format=verbose_json", param: "timestamp_granularities",
+                code: "invalid_value")
         }
         if let text = try form.text("stream")?.trimmingCharacters(in: .whitespaces).lowercased(), !text.isEmpty {
             guard text == "true" || text == "false" else {
                 throw APIError.badRequest("stream '\(text)' is not true or false", param: "stream", code: "invalid_value")
             }
             stream = text == "true"
+            if stream, granularities.contains(.word) {
+                throw APIError.badRequest("word timestamps are not streamed: leave out stream to get verbose_json "
+                    + "with words, or timestamp_granularities to stream the text", param: "stream", code: "invalid_value")
+            }
             if stream, task == .translate {
                 throw APIError.badRequest("stream is not supported for translations (as on OpenAI's API); "
                     + "leave it out to get the translation whole", param: "stream", code: "invalid_value")
@@ -105,4 +119,9 @@ struct TranscriptionForm: Sendable {
         let head = file.body.prefix(12).map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "." }.joined()
         return "\(file.body.count) bytes" + (file.contentType.map { ", sent as \($0)" } ?? "") + ", starting '\(head)'"
     }
+}
+
+/// OpenAI's `timestamp_granularities[]`: which times `verbose_json` carries.
+enum TimestampGranularity: String, Sendable, Hashable {
+    case word, segment
 }

@@ -32,6 +32,7 @@ struct TranscriptionRoute: Sendable {
         // log-probability or compression thresholds; any other value is used alone.
         if let temperature = form.temperature, temperature > 0 { options.temperatures = [temperature] }
         options.initialPrompt = form.prompt
+        options.wordTimestamps = form.granularities.contains(.word)
 
         let permit = try await admission.acquire(waitingAtMost: deadline - .now)
         let logger = context.logger
@@ -65,7 +66,8 @@ struct TranscriptionRoute: Sendable {
             "segments": "\(segments.count)", "ms": "\(started.millisecondsElapsed)",
         ])
         let language = task == .translate ? "en" : (segments.first?.language ?? form.language ?? model.languages[0])
-        let body = form.responseFormat.body(segments, task: task, language: language, duration: audio.duration)
+        let body = form.responseFormat.body(segments, task: task, language: language, duration: audio.duration,
+                                            granularities: form.granularities)
         // `Connection: close`: see `APIError.closingConnection`.
         return Response(status: .ok, headers: [.contentType: form.responseFormat.contentType, .cacheControl: "no-store",
                                                .connection: "close"],

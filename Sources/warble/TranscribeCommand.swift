@@ -26,6 +26,11 @@ struct TranscribeCommand: AsyncParsableCommand {
     @Option(help: "Output format: text, srt, vtt or json.")
     var format: TranscriptFormat = .text
 
+    @Flag(help: ArgumentHelp("Time every word (as faster-whisper's word_timestamps does).",
+                             discussion: "text: a line per word (start, end, word; tab-separated); srt and vtt: a cue "
+                                 + "per word; json: each segment's words with start, end and probability."))
+    var wordTimestamps = false
+
     @Option(name: .shortAndLong, help: "Write the transcript to this file instead of standard output.")
     var output: String?
 
@@ -49,8 +54,9 @@ struct TranscribeCommand: AsyncParsableCommand {
             for file in files {
                 let audio = try SpeechInput.read(file)
                 let segments = try await recognition.transcribe(audio, engine: engine, task: task,
-                                                                progress: quiet ? nil : file)
-                let text = try format.render(segments, language: segments.first?.language, duration: audio.duration)
+                                                                wordTimestamps: wordTimestamps, progress: quiet ? nil : file)
+                let text = try format.render(segments, language: segments.first?.language, duration: audio.duration,
+                                             words: wordTimestamps)
                 if files.count > 1, format != .json {
                     rendered.append((format == .text ? "# \(file)\n" : "") + text)
                 } else {
@@ -106,10 +112,10 @@ struct RecognitionOptions: ParsableArguments {
 
     /// Runs Whisper on `audio`, writing progress to standard error for long audio when `progress`
     /// names the input.
-    func transcribe(_ audio: AudioBuffer, engine: Engine, task: TranscriptionOptions.Task,
+    func transcribe(_ audio: AudioBuffer, engine: Engine, task: TranscriptionOptions.Task, wordTimestamps: Bool = false,
                     progress: String?) async throws -> [TranscriptSegment] {
         var options = TranscriptionOptions(language: language == "auto" ? nil : language, task: task,
-                                           beamSize: beamSize)
+                                           beamSize: beamSize, wordTimestamps: wordTimestamps)
         if let temperature { options.temperatures = [temperature] }
         options.conditionOnPreviousText = !noPreviousText
         let duration = audio.duration

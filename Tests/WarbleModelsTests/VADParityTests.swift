@@ -42,6 +42,35 @@ struct VADParityTests {
         #expect((segments.last?.start ?? 0) > 20, "\(segments.map { ($0.start, $0.text) })")
     }
 
+    /// Word times with the VAD filter are times in the original audio: each word inside its segment,
+    /// a segment spanning its words (faster-whisper's restore_speech_timestamps), in order, and the
+    /// last sentence's words after the two long pauses, where the same words fall without the filter.
+    @Test func wordTimesAreOnTheOriginalAudio() async throws {
+        let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "pauses.wav")
+        let model = try WhisperFixtures.model("whisper-tiny.en")
+        let options = TranscriptionOptions(beamSize: 1, temperatures: [0], conditionOnPreviousText: false, wordTimestamps: true)
+        var filtered: [TranscriptSegment] = []
+        let recognizer = VoiceActivityFilter(recognizer: WhisperRecognizer(model: model), vad: try Self.vad())
+        for try await segment in recognizer.transcribe(audio, options: options) { filtered.append(segment) }
+        let plain = try await WhisperRecognizer(model: model).transcribeAll(audio, options: options)
+        let words = filtered.flatMap { $0.words ?? [] }
+        #expect(words.count > 10)
+        for segment in filtered {
+            let list = try #require(segment.words)
+            #expect(segment.start == list.first?.start && segment.end == list.last?.end)
+        }
+        #expect(zip(words, words.dropFirst()).allSatisfy { $0.end <= $1.start + 1e-9 && $0.start <= $0.end })
+        // The last sentence: the same words at the same times (within 0.1 s) as without the filter, but
+        // for its first word, whose start faster-whisper's rule for words after a pause moves (0.31 s here).
+        let last = try #require(filtered.last?.words), reference = try #require(plain.last?.words)
+        #expect(last.first!.start > 20)
+        let shared = zip(last.reversed(), reference.reversed()).filter { $0.word == $1.word }
+        #expect(shared.count >= 3)
+        for (ours, theirs) in shared.dropLast() {
+            #expect(abs(ours.start - theirs.start) < 0.1 && abs(ours.end - theirs.end) < 0.1, "\(ours) vs \(theirs)")
+        }
+    }
+
     @Test func silenceHasNoSpeech() async throws {
         let silence = AudioBuffer(mono: [Float](repeating: 0, count: 16000 * 5), sampleRate: 16000)
         let recognizer = VoiceActivityFilter(recognizer: WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en")),

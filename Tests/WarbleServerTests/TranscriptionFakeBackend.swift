@@ -6,6 +6,7 @@ import WarbleServer
 /// A synthetic recognition backend: two models (English-only `whisper-tiny.en`, multilingual
 /// `whisper-base`), and for any audio two segments that say what was asked. With `holdAfter: n` it
 /// gives n segments, then waits until the test opens `gate` (or the transcription is cancelled).
+/// With word timestamps asked for, each segment's words share its span evenly.
 /// A prompt containing "BROKEN" fails with a model fault; "NOAUDIO" with the recogniser's bad-input error.
 struct TranscriptionFakeBackend: TranscriptionBackend {
     static let models = [
@@ -76,10 +77,12 @@ struct TranscriptionFakeBackend: TranscriptionBackend {
                     for (index, text) in texts.enumerated() {
                         if index == holdAfter { await gate.wait() }
                         try Task.checkCancellation()
+                        let (start, end) = index == 0 ? (0, duration / 2) : (duration / 2, duration)
                         continuation.yield(TranscriptSegment(
-                            start: index == 0 ? 0 : duration / 2, end: index == 0 ? duration / 2 : duration, text: text,
+                            start: start, end: end, text: text,
                             tokens: [50363 + index, 1000 + index], language: language, averageLogProbability: -0.25,
-                            compressionRatio: 1.5, noSpeechProbability: 0.01, temperature: 0))
+                            compressionRatio: 1.5, noSpeechProbability: 0.01, temperature: 0,
+                            words: options.wordTimestamps ? Self.words(text, from: start, to: end) : nil))
                     }
                     await probe.finish()
                     continuation.finish()
@@ -91,6 +94,15 @@ struct TranscriptionFakeBackend: TranscriptionBackend {
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The words of `text` (each with its leading space, as Whisper writes them) spread evenly over the span.
+    static func words(_ text: String, from start: Double, to end: Double) -> [TranscriptWord] {
+        let words = text.split(separator: " ")
+        let step = (end - start) / Double(words.count)
+        return words.enumerated().map { i, word in
+            TranscriptWord(word: " " + word, start: start + Double(i) * step, end: start + Double(i + 1) * step, probability: 0.9)
         }
     }
 }

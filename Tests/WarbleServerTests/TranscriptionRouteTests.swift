@@ -145,6 +145,35 @@ import WarbleSpeech
         }
     }
 
+    /// `timestamp_granularities[]=word`: verbose_json carries `words` (OpenAI's shape: no leading space,
+    /// no probability) and, unless segment is asked for too, no `segments`; the recogniser is asked
+    /// for word times only then.
+    @Test func wordTimestampsInVerboseJSON() async throws {
+        let backend = TranscriptionFakeBackend()
+        try await withTranscriptionServer(backend) { client in
+            let words = try object(try await client.transcribe(MultipartBody([
+                ("model", "whisper-1"), ("response_format", "verbose_json"), ("timestamp_granularities[]", "word"),
+            ])))
+            #expect(words["segments"] == nil)
+            let list = try #require(words["words"] as? [[String: Any]])
+            #expect(list.map { $0["word"] as? String } == ["Hello", "from", "whisper-tiny.en.", "Second", "segment,", "language", "en."])
+            #expect(list.first?["start"] as? Double == 0)
+            #expect(list.last?["end"] as? Double == 2)
+            #expect(list.allSatisfy { $0.count == 3 && $0["probability"] == nil })
+            let both = try object(try await client.transcribe(MultipartBody([
+                ("model", "whisper-1"), ("response_format", "verbose_json"), ("timestamp_granularities[]", "word"),
+                ("timestamp_granularities[]", "segment"),
+            ])))
+            #expect((both["segments"] as? [[String: Any]])?.count == 2)
+            #expect((both["words"] as? [[String: Any]])?.count == 7)
+            // The default: segments only, and no word alignment asked of the recogniser.
+            let plain = try object(try await client.transcribe(MultipartBody([("model", "whisper-1"), ("response_format", "verbose_json")])))
+            #expect(plain["words"] == nil && (plain["segments"] as? [[String: Any]])?.count == 2)
+        }
+        let asked = await backend.probe.calls.map(\.options.wordTimestamps)
+        #expect(asked == [true, true, false])
+    }
+
     @Test func optionsReachTheRecogniser() async throws {
         let backend = TranscriptionFakeBackend()
         try await withTranscriptionServer(backend) { client in

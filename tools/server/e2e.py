@@ -130,6 +130,14 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
               and all(s.start < s.end and s.tokens and s.avg_logprob <= 0 for s in segments),
               f"verbose_json: segments with times, tokens and scores ({segments})")
         check_words("transcribe verbose_json", verbose.text)
+        timed = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"),
+                                                   response_format="verbose_json", timestamp_granularities=["word"])
+        words = timed.words or []
+        check(len(words) >= 3 and not timed.segments
+              and all(w.word == w.word.strip() and 0 <= w.start <= w.end for w in words)
+              and all(a.end <= b.start + 1e-9 for a, b in zip(words, words[1:])),
+              f"verbose_json with word timestamps: words in order with times, no segments ({words[:3]}...)")
+        check_words("word timestamps", " ".join(w.word for w in words))
         started = time.monotonic()
         translation = client.audio.translations.create(model="whisper-1", file=open(wav.name, "rb"))
         print(f"     translation (whisper-base, model load included): {time.monotonic() - started:.2f} s", flush=True)

@@ -29,10 +29,8 @@ public struct VoiceActivityFilter<Recognizer: SpeechRecognizer>: SpeechRecognize
                     let map = SpeechTimeMap(ranges: ranges, sampleRate: vad.sampleRate)
                     let inner = recognizer.transcribe(AudioBuffer(mono: speech, sampleRate: vad.sampleRate),
                                                       options: options)
-                    for try await var segment in inner {
-                        segment.start = map.originalTime(segment.start)
-                        segment.end = map.originalTime(segment.end, isEnd: true)
-                        continuation.yield(segment)
+                    for try await segment in inner {
+                        continuation.yield(map.original(segment))
                     }
                     continuation.finish()
                 } catch {
@@ -58,12 +56,39 @@ struct SpeechTimeMap {
         joinedEnds = ranges.map { total += $0.end - $0.start; return total }
     }
 
-    func originalTime(_ seconds: Double, isEnd: Bool = false) -> Double {
+    /// The range holding the time (an end exactly on a boundary stays in the earlier range).
+    func rangeIndex(_ seconds: Double, isEnd: Bool = false) -> Int {
         let sample = Int((seconds * Double(sampleRate)).rounded())
-        // The range holding the sample (an end exactly on a boundary stays in the earlier range).
-        var index = joinedEnds.firstIndex { isEnd ? sample <= $0 : sample < $0 } ?? (ranges.count - 1)
-        index = max(0, index)
+        return max(0, joinedEnds.firstIndex { isEnd ? sample <= $0 : sample < $0 } ?? (ranges.count - 1))
+    }
+
+    /// `seconds` in the joined audio as a time in the original, counted in range `index` (its own by default).
+    func originalTime(_ seconds: Double, isEnd: Bool = false, in index: Int? = nil) -> Double {
+        let index = index ?? rangeIndex(seconds, isEnd: isEnd)
+        let sample = Int((seconds * Double(sampleRate)).rounded())
         let joinedStart = index == 0 ? 0 : joinedEnds[index - 1]
         return Double(ranges[index].start + sample - joinedStart) / Double(sampleRate)
+    }
+
+    /// The segment in original times. A word keeps both ends in the range of its middle (a word is
+    /// never split over a cut silence), and a segment with words spans its words, as faster-whisper's
+    /// `restore_speech_timestamps` does.
+    func original(_ segment: TranscriptSegment) -> TranscriptSegment {
+        var segment = segment
+        guard let words = segment.words, !words.isEmpty else {
+            segment.start = originalTime(segment.start)
+            segment.end = originalTime(segment.end, isEnd: true)
+            return segment
+        }
+        segment.words = words.map { word in
+            var word = word
+            let index = rangeIndex((word.start + word.end) / 2)
+            word.start = originalTime(word.start, in: index)
+            word.end = originalTime(word.end, in: index)
+            return word
+        }
+        segment.start = segment.words!.first!.start
+        segment.end = segment.words!.last!.end
+        return segment
     }
 }
