@@ -5,6 +5,7 @@ import PackageDescription
 // Layers (dependencies point down only; Docs/Architecture.md):
 //   warble (CLI), sd_warble                      the executables: they make the engine and hand it on
 //   WarbleServer, WarbleSpeechd                  adapters over the vocabulary alone (no ONNX Runtime)
+//   WarbleHub                                    model downloads: the Hugging Face Hub as a ModelSource (HTTP)
 //   WarbleEngine                                 one engine for every ability, model store, voice library
 //   WarbleModels                                 the model families (Piper/, Kokoro/, Whisper/, VAD/) and the decoding kit
 //   WarbleSpeech                                 the backend-free vocabulary: abilities, value types, planner, streaming
@@ -32,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // MARK: ONNX Runtime
@@ -88,6 +91,16 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: Model downloads (the Hugging Face Hub's HTTP API over AsyncHTTPClient)
+        .target(
+            name: "WarbleHub",
+            dependencies: [
+                "WarbleEngine", "WarbleModels", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: speech-dispatcher module
         .target(name: "WarbleSpeechd", dependencies: ["WarbleSpeech", "WarbleText"], swiftSettings: strict),
         // Links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
@@ -111,6 +124,7 @@ let package = Package(
             name: "warble",
             dependencies: [
                 "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleSpeech", "WarbleEngine", "WarbleServer", "WarblePlayback", "WarbleAAC",
+                "WarbleHub",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -125,6 +139,8 @@ let package = Package(
         .testTarget(name: "WarbleSpeechTests", dependencies: ["WarbleSpeech"], swiftSettings: strict),
         .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels", "WarbleSpeech"], swiftSettings: strict),
         .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine"], swiftSettings: strict),
+        // Pulls from tools/hub/hub_server.py (the Hub imitation) and speaks with what was pulled.
+        .testTarget(name: "WarbleHubTests", dependencies: ["WarbleHub", "WarbleEngine", "WarblePhonemes"], swiftSettings: strict),
         .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleSpeech"], swiftSettings: strict),
         // Real voices end to end (also through the server's routes, handed the engine as `warble serve`
         // does); links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.

@@ -1,0 +1,249 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The Hugging Face Hub's HTTP API as huggingface_hub uses it (../shared/specs/hub.md): file metadata
+/// from a HEAD on the resolve URL (relative redirects followed, the CDN redirect recorded, not
+/// followed), downloads that continue with `Range`, and the tree listing with its pages. The token
+/// goes only to the Hub's own host, never to the CDN a download is redirected to.
+public final class HubClient: Sendable {
+    public let environment: HubEnvironment
+    let userAgent: String
+    let http: HTTPClient
+    /// Attempts per download (broken transfers and 408/429/5xx answers), with back-off in between.
+    static let attempts = 5
+
+    public init(environment: HubEnvironment = HubEnvironment(), userAgent: String = "warble") {
+        self.environment = environment
+        self.userAgent = userAgent
+        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
+                                                     timeout: .init(connect: .seconds(20), read: .seconds(60)))
+        configuration.decompression = .disabled
+        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes the connections; call once when done (`with` does it on every path).
+    public func shutdown() async throws {
+        try await http.shutdown()
+    }
+
+    /// Runs `body` with a client that is shut down afterwards, also when `body` throws.
+    public static func with<T: Sendable>(environment: HubEnvironment = HubEnvironment(), userAgent: String = "warble",
+                                         _ body: (HubClient) async throws -> T) async throws -> T {
+        let client = HubClient(environment: environment, userAgent: userAgent)
+        do {
+            let result = try await body(client)
+            try? await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// What a HEAD on a file's resolve URL says about it.
+    public struct FileMetadata: Sendable, Equatable {
+        /// The commit the revision resolved to (`X-Repo-Commit`).
+        public var commit: String?
+        /// `X-Linked-Etag`, else `ETag`, without `W/` and quotes: the sha256 of an LFS file.
+        public var etag: String?
+        public var size: Int64?
+        /// Where the bytes are: the CDN for LFS files, else the resolve URL itself.
+        public var location: String
+
+        /// The etag when it is a sha256 (64 hex digits), lower-cased.
+        public var sha256: String? {
+            guard let etag, etag.count == 64, etag.allSatisfy(\.isHexDigit) else { return nil }
+            return etag.lowercased()
+        }
+    }
+
+    func checkOnline(_ what: String) throws {
+        if environment.offline {
+            throw HubError(.offline, "HF_HUB_OFFLINE is set, so nothing can be downloaded: \(what) is missing; "
+                + "unset HF_HUB_OFFLINE (or pull on a machine with network and copy $WARBLE_HOME/models)")
+        }
+    }
+
+    /// The request with `Authorization` when it goes to the Hub's own host (not a CDN).
+    func request(_ url: String, method: HTTPMethod) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        request.headers.add(name: "User-Agent", value: userAgent)
+        request.headers.add(name: "Accept-Encoding", value: "identity")
+        if let token = environment.token, Self.host(of: url) == Self.host(of: environment.endpoint) {
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+        }
+        return request
+    }
+
+    static func host(of url: String) -> String? {
+        guard let components = URLComponents(string: url) else { return nil }
+        return "\(components.scheme ?? "")://\(components.host ?? ""):\(components.port.map(String.init) ?? "")"
+    }
+
+    /// `location` resolved against `base` (the Hub answers relative redirects for renamed repositories).
+    static func absolute(_ location: String, base: String) -> String {
+        if let url = URL(string: location, relativeTo: URL(string: base)) { return url.absoluteString }
+        return location
+    }
+
+    /// HEAD on the resolve URL of `path`.
+    public func metadata(repo: String, revision: String, path: String) async throws -> FileMetadata {
+        try checkOnline("\(repo)/\(path)")
+        var url = environment.resolveURL(repo: repo, revision: revision, path: path)
+        for _ in 0..<5 {
+            let response = try await send(request(url, method: .HEAD), what: "\(repo)/\(path)")
+            let headers = response.headers
+            if let error = HubError.from(status: Int(response.status.code), errorCode: headers.first(name: "X-Error-Code"),
+                                         errorMessage: headers.first(name: "X-Error-Message"), repo: repo, path: path,
+                                         revision: revision, environment: environment) {
+                throw error
+            }
+            let etag = (headers.first(name: "X-Linked-Etag") ?? headers.first(name: "ETag")).map(Self.cleanETag)
+            let commit = headers.first(name: "X-Repo-Commit")
+            if (300..<400).contains(Int(response.status.code)), let location = headers.first(name: "Location") {
+                let next = Self.absolute(location, base: url)
+                if location.hasPrefix("/") || Self.host(of: next) == Self.host(of: url), headers.first(name: "X-Linked-Etag") == nil {
+                    url = next  // a renamed repository: ask again there
+                    continue
+                }
+                let size = headers.first(name: "X-Linked-Size").flatMap { Int64($0) }
+                return FileMetadata(commit: commit, etag: etag, size: size, location: next)
+            }
+            let size = (headers.first(name: "X-Linked-Size") ?? headers.first(name: "Content-Length")).flatMap { Int64($0) }
+            return FileMetadata(commit: commit, etag: etag, size: size, location: url)
+        }
+        throw HubError(.unexpected, "\(repo)/\(path): too many redirects")
+    }
+
+    static func cleanETag(_ value: String) -> String {
+        var v = value.trimmingCharacters(in: .whitespaces)
+        if v.hasPrefix("W/") { v.removeFirst(2) }
+        return v.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+    }
+
+    /// A small file whole (catalogues, configs), at most `limit` bytes.
+    public func contents(repo: String, revision: String, path: String, limit: Int = 32 << 20) async throws -> (data: Data, metadata: FileMetadata) {
+        let metadata = try await self.metadata(repo: repo, revision: revision, path: path)
+        if let size = metadata.size, size > limit {
+            throw HubError(.unexpected, "\(repo)/\(path) has \(size) bytes, more than the \(limit) expected")
+        }
+        let response = try await send(request(metadata.location, method: .GET), what: "\(repo)/\(path)")
+        if let error = HubError.from(status: Int(response.status.code), errorCode: response.headers.first(name: "X-Error-Code"),
+                                     errorMessage: response.headers.first(name: "X-Error-Message"), repo: repo, path: path,
+                                     revision: revision, environment: environment) {
+            throw error
+        }
+        do {
+            let body = try await response.body.collect(upTo: limit)
+            return (Data(body.readableBytesView), metadata)
+        } catch {
+            throw HubError(.network, "\(repo)/\(path): the transfer broke off (\(error)); try again")
+        }
+    }
+
+    /// Brings the file at `metadata.location` into `partial` (continuing after the bytes it holds),
+    /// `total` bytes in all. A broken transfer or a 408/429/5xx is tried again (up to `attempts` times,
+    /// waiting 0.5, 1, 2, 4 s) from where it stopped; a server that answers a Range request with the
+    /// whole file (200), or with 416, starts the file over.
+    public func download(_ metadata: FileMetadata, what: String, into partial: URL, total: Int64,
+                         progress: @escaping @Sendable (Int64) -> Void) async throws {
+        try checkOnline(what)
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: partial.path) { _ = fm.createFile(atPath: partial.path, contents: nil) }
+        var failures = 0
+        var lastError = ""
+        while true {
+            try Task.checkCancellation()
+            var have = Self.size(of: partial)
+            if have > total {
+                try Self.truncate(partial)
+                have = 0
+            }
+            if have == total, total > 0 {
+                progress(have)
+                return
+            }
+            var request = request(metadata.location, method: .GET)
+            if have > 0 { request.headers.add(name: "Range", value: "bytes=\(have)-") }
+            do {
+                let response = try await http.execute(request, deadline: .distantFuture)
+                let status = Int(response.status.code)
+                switch status {
+                case 206:
+                    let range = response.headers.first(name: "Content-Range") ?? ""
+                    guard range.hasPrefix("bytes \(have)-") else {
+                        try Self.truncate(partial)  // not the part asked for: start over
+                        continue
+                    }
+                case 200:
+                    if have > 0 { try Self.truncate(partial) }  // Range not honoured: the whole file again
+                    have = 0
+                case 416:
+                    try Self.truncate(partial)  // the partial file is stale
+                    failures += 1
+                    if failures >= Self.attempts { throw HubError(.network, "\(what): the server keeps refusing the range; try again") }
+                    continue
+                default:
+                    if let error = HubError.from(status: status, errorCode: response.headers.first(name: "X-Error-Code"),
+                                                 errorMessage: response.headers.first(name: "X-Error-Message"),
+                                                 repo: what, path: nil, revision: "", environment: environment) {
+                        if error.kind == .network { throw RetryableTransfer(description: error.message) }
+                        throw error
+                    }
+                    throw HubError(.unexpected, "\(what): unexpected HTTP \(status)")
+                }
+                let handle = try FileHandle(forWritingTo: partial)
+                defer { try? handle.close() }
+                try handle.seekToEnd()
+                var written = have
+                for try await buffer in response.body {
+                    try handle.write(contentsOf: Data(buffer.readableBytesView))
+                    written += Int64(buffer.readableBytes)
+                    progress(written)
+                    if written > total { break }
+                }
+                if written == total { return }
+                throw RetryableTransfer(description: "the transfer ended after \(written) of \(total) bytes")
+            } catch let error as HubError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                failures += 1
+                lastError = "\(error)"
+                if failures >= Self.attempts {
+                    throw HubError(.network, "\(what): the download failed \(failures) times (last: \(lastError)); "
+                        + "what arrived is kept, so pulling again continues from \(Self.size(of: partial)) bytes")
+                }
+                try await Task.sleep(for: .milliseconds(500 << (failures - 1)))
+            }
+        }
+    }
+
+    /// A transfer that broke off or a transient answer: tried again.
+    struct RetryableTransfer: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func send(_ request: HTTPClientRequest, what: String) async throws -> HTTPClientResponse {
+        do {
+            return try await http.execute(request, timeout: .seconds(60))
+        } catch {
+            throw HubError(.network, "cannot reach \(environment.endpoint) for \(what): \(error) "
+                + "(set HF_ENDPOINT for a mirror, or HF_HUB_OFFLINE=1 to work without network)")
+        }
+    }
+
+    static func size(of url: URL) -> Int64 {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    static func truncate(_ url: URL) throws {
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.truncate(atOffset: 0)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import WarbleEngine
+
+/// Pulls a model from the Hub into the store: the family's catalogue, its plan, the install.
+public struct HubPull: Sendable {
+    public let client: HubClient
+    public let installer: ModelInstaller
+
+    public init(client: HubClient, installer: ModelInstaller) {
+        self.client = client
+        self.installer = installer
+    }
+
+    /// The model id `reference` installs as (without asking the Hub).
+    public static func modelID(of reference: ModelReference) -> String {
+        "\(reference.family)-\(reference.name)"
+    }
+
+    public func pull(_ reference: ModelReference, waiting: @escaping @Sendable () -> Void = {},
+                     progress: @escaping @Sendable (ModelInstaller.Progress) -> Void = { _ in }) async throws -> ModelInstaller.Outcome {
+        if client.environment.offline {
+            if let installed = try? installer.store.model(Self.modelID(of: reference)), installed.verify(checksums: false).isEmpty {
+                return .alreadyInstalled(installed)
+            }
+            try client.checkOnline("model \(Self.modelID(of: reference)) (\(reference))")
+        }
+        switch reference.family {
+        case "piper":
+            let catalogue = try await PiperVoiceCatalogue.load(client: client, store: installer.store, revision: reference.revision)
+            let voice = try catalogue.voice(reference.name)
+            guard let commit = catalogue.commit else {
+                throw HubError(.unexpected, "\(PiperVoiceCatalogue.repo) gave no commit (X-Repo-Commit) for its catalogue")
+            }
+            let source = HubModelSource(client: client, repo: PiperVoiceCatalogue.repo, commit: commit)
+            let plan = try await PiperVoiceCatalogue.plan(voice, source: source)
+            return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
+        default:
+            throw HubError(.notFound, "cannot pull '\(reference.family)' models")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Fixtures for the model-pull tests (Tests/WarbleHubTests): OUTDIR/tree, laid out as the Hub's
+rhasspy/piper-voices with the installed default voice (piper-en_US-joe-medium from scripts/setup.sh)
+and en_US-fake-medium, 4 MB of seeded random bytes with the same configuration (quick transfers for
+the fault tests). tools/hub/hub_server.py serves it.
+
+    make_fixtures.py OUTDIR
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def warble_home():
+    home = os.environ.get("WARBLE_HOME")
+    if home:
+        return home
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "warble")
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.exit(__doc__)
+    out = argv[0]
+    model = os.path.join(warble_home(), "models", "piper-en_US-joe-medium", "model.onnx")
+    if not os.path.isfile(model):
+        sys.exit(f"hub fixtures: {model} is missing; run scripts/setup.sh")
+    tree = os.path.join(out, "tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    subprocess.run([sys.executable, os.path.join(HERE, "make_piper_repo.py"), tree, f"{model}=en_US-joe-medium",
+                    "--fake", "en_US-fake-medium=4000000"], check=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
