@@ -228,5 +228,47 @@ check "10 MB of text streams 3 MB of audio and peak memory stays flat" bash -c "
     [[ \$count == 3000000 && ( \$status == 0 || \$status == 141 ) ]] &&
     python3 -c 'import sys; small, big = (int(open(f).read().split()[-1]) for f in sys.argv[1:]); print(small, big); sys.exit(0 if big < small * 1.3 + 30000 else 1)' '$work/small.rss' '$work/big.rss'"
 
+# warble models pull/available/verify/remove against the Hub imitation (tools/hub/hub_server.py over the
+# tree tools/hub/make_fixtures.py made: the default voice laid out as rhasspy/piper-voices), into a
+# WARBLE_HOME of the test's own (ONNX Runtime from the real one).
+hub_tree="Tests/Fixtures/generated/hub/tree"
+[[ -d "$hub_tree" ]] || .venv/bin/python tools/hub/make_fixtures.py Tests/Fixtures/generated/hub >/dev/null
+python3 tools/hub/hub_server.py --root "$hub_tree" --port 0 --drop-after 20000000 > "$work/hub.out" 2>&1 &
+hub_pid=$!
+for _ in $(seq 1 100); do grep -q listening "$work/hub.out" && break; sleep 0.1; done
+hub="$(sed -n 's|^listening on \(http://[0-9.:]*\)$|\1|p' "$work/hub.out")"
+real_home="${WARBLE_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/warble}"
+pull_env=(env "WARBLE_HOME=$work/pulled" "WARBLE_ORT_LIBRARY=$real_home/lib/libonnxruntime.so" "HF_ENDPOINT=$hub")
+check "models pull: a Piper voice from the Hub (resumed after a dropped transfer) that say speaks" bash -c "
+    ${pull_env[*]} '$warble' models pull piper:en_US-joe-medium 2> '$work/pull.err' &&
+    grep -q 'installed piper-en_US-joe-medium' '$work/pull.err' &&
+    curl -s '$hub/_test/log' | python3 -c 'import json, sys; log = json.load(sys.stdin); sys.exit(0 if any((e.get(\"range\") or \"\").startswith(\"bytes=\") for e in log) else 1)' &&
+    ${pull_env[*]} '$warble' say -q 'Pulled from the hub.' --voice en_US-joe-medium -o '$work/pulled.wav' &&
+    python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.5 else 1)' \$(soxi -D '$work/pulled.wav') &&
+    ${pull_env[*]} '$warble' voices | grep -q en_US-joe-medium"
+check "models pull again: already installed; verify re-hashes; list shows it" bash -c "
+    ${pull_env[*]} '$warble' models pull piper:en_US-joe-medium 2>&1 | grep -q 'already installed and intact' &&
+    ${pull_env[*]} '$warble' models verify | grep -q '^ok *piper-en_US-joe-medium' &&
+    ${pull_env[*]} '$warble' models list | grep -q '^piper-en_US-joe-medium'"
+check "models verify fails on a damaged file and says what to do" bash -c "
+    printf x | dd of='$work/pulled/models/piper-en_US-joe-medium/config.json' bs=1 seek=10 conv=notrunc 2>/dev/null &&
+    ! ${pull_env[*]} '$warble' models verify piper-en_US-joe-medium > '$work/verify.out' 2> '$work/verify.err' &&
+    grep -q 'FAILED' '$work/verify.out' && grep -q 'sha256' '$work/verify.out' && grep -q 'pull them again' '$work/verify.err'"
+check "models available lists the catalogue, by language, and as JSON" bash -c "
+    ${pull_env[*]} '$warble' models available | grep -q '^piper:en_US-joe-medium' &&
+    ${pull_env[*]} '$warble' models available --language de | grep -q 'No voices match' &&
+    ${pull_env[*]} '$warble' models available --language en --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if any(e[\"reference\"] == \"piper:en_US-joe-medium\" and e[\"installed\"] for e in d) else 1)' &&
+    HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models available 2>&1 | grep -q 'offline: this is the catalogue cached'"
+check "models pull: bad references, unknown voices and offline are clear errors" bash -c "
+    ! ${pull_env[*]} '$warble' models pull joe 2> '$work/e0' && grep -q 'FAMILY:NAME' '$work/e0' &&
+    ! ${pull_env[*]} '$warble' models pull piper:en_US-nobody-medium 2> '$work/e1' && grep -q 'has no voice' '$work/e1' &&
+    ! HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models pull piper:en_GB-alan-medium 2> '$work/e2' && grep -q 'HF_HUB_OFFLINE is set' '$work/e2' &&
+    ! ${pull_env[*]} '$warble' models pull cosyvoice3:x 2> '$work/e3' && grep -q 'cannot pull' '$work/e3'"
+check "models remove deletes it; removing again says it is not installed" bash -c "
+    ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium | grep -q removed &&
+    [[ ! -d '$work/pulled/models/piper-en_US-joe-medium' ]] &&
+    ! ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium 2>&1 | grep -q removed"
+kill "$hub_pid" 2>/dev/null
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed == 0 ]]
