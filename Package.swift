@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels", "WarbleSpeech"], swiftSettings: strict),
         .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine"], swiftSettings: strict),
         // Pulls from tools/hub/hub_server.py (the Hub imitation) and speaks with what was pulled.
-        .testTarget(name: "WarbleHubTests", dependencies: ["WarbleHub", "WarbleEngine", "WarblePhonemes"], swiftSettings: strict),
+        .testTarget(name: "WarbleHubTests", dependencies: ["WarbleHub", "WarbleEngine", "WarbleModels", "WarblePhonemes", "WarbleAudio"], swiftSettings: strict),
         .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleSpeech"], swiftSettings: strict),
         // Real voices end to end (also through the server's routes, handed the engine as `warble serve`
         // does); links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.

@@ -256,14 +256,21 @@ check "models verify fails on a damaged file and says what to do" bash -c "
     grep -q 'FAILED' '$work/verify.out' && grep -q 'sha256' '$work/verify.out' && grep -q 'pull them again' '$work/verify.err'"
 check "models available lists the catalogue, by language, and as JSON" bash -c "
     ${pull_env[*]} '$warble' models available | grep -q '^piper:en_US-joe-medium' &&
-    ${pull_env[*]} '$warble' models available --language de | grep -q 'No voices match' &&
+    ${pull_env[*]} '$warble' models available --language de | grep -q 'No models match' &&
+    ${pull_env[*]} '$warble' models available --family kokoro | grep -q '^kokoro-v1.0:q8f16' &&
     ${pull_env[*]} '$warble' models available --language en --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if any(e[\"reference\"] == \"piper:en_US-joe-medium\" and e[\"installed\"] for e in d) else 1)' &&
     HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models available 2>&1 | grep -q 'offline: this is the catalogue cached'"
 check "models pull: bad references, unknown voices and offline are clear errors" bash -c "
-    ! ${pull_env[*]} '$warble' models pull joe 2> '$work/e0' && grep -q 'FAMILY:NAME' '$work/e0' &&
+    ! ${pull_env[*]} '$warble' models pull joe 2> '$work/e0' && grep -q 'is not a model warble can pull' '$work/e0' &&
     ! ${pull_env[*]} '$warble' models pull piper:en_US-nobody-medium 2> '$work/e1' && grep -q 'has no voice' '$work/e1' &&
     ! HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models pull piper:en_GB-alan-medium 2> '$work/e2' && grep -q 'HF_HUB_OFFLINE is set' '$work/e2' &&
     ! ${pull_env[*]} '$warble' models pull cosyvoice3:x 2> '$work/e3' && grep -q 'cannot pull' '$work/e3'"
+check "models pull kokoro-v1.0 (onnx-community's layout): an American-English voice speaks English" bash -c "
+    ${pull_env[*]} '$warble' models pull -q kokoro-v1.0 &&
+    ${pull_env[*]} '$warble' voices | grep -q 'kokoro-am_kumo' &&
+    ${pull_env[*]} '$warble' say -q 'The weather is lovely today.' --voice kokoro-am_kumo -o '$work/kokoro-pulled.wav' &&
+    [[ \$(soxi -r '$work/kokoro-pulled.wav') == 24000 ]] &&
+    '$warble' transcribe '$work/kokoro-pulled.wav' | grep -qi 'weather'"
 check "models remove deletes it; removing again says it is not installed" bash -c "
     ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium | grep -q removed &&
     [[ ! -d '$work/pulled/models/piper-en_US-joe-medium' ]] &&

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import WarbleEngine
 import NIOCore
 import NIOHTTP1
 
@@ -116,6 +117,64 @@ public final class HubClient: Sendable {
             return FileMetadata(commit: commit, etag: etag, size: size, location: url)
         }
         throw HubError(.unexpected, "\(repo)/\(path): too many redirects")
+    }
+
+    /// An entry of a repository's tree listing.
+    public struct TreeEntry: Sendable, Decodable, Equatable {
+        public struct LFS: Sendable, Decodable, Equatable {
+            /// The sha256 of the file.
+            public var oid: String
+            public var size: Int64
+        }
+        public var type: String
+        public var path: String
+        public var size: Int64?
+        /// The git object id (sha1).
+        public var oid: String?
+        public var lfs: LFS?
+
+        /// The file as a `RemoteFile` (sha256 for LFS files; small git files are checked by size).
+        public var remoteFile: RemoteFile {
+            RemoteFile(path: path, bytes: lfs?.size ?? size ?? 0, sha256: lfs?.oid.lowercased())
+        }
+    }
+
+    /// `GET /api/models/{repo}/tree/{revision}[/{path}]?recursive=true`, every page (`Link: rel="next"`).
+    public func tree(repo: String, revision: String, path: String = "", recursive: Bool = true) async throws -> [TreeEntry] {
+        try checkOnline("the file list of \(repo)")
+        var url = "\(environment.endpoint)/api/models/\(repo)/tree/\(HubEnvironment.encode(revision, keepSlash: false))"
+            + (path.isEmpty ? "" : "/" + HubEnvironment.encode(path, keepSlash: true)) + (recursive ? "?recursive=true" : "")
+        var entries: [TreeEntry] = []
+        for _ in 0..<10_000 {
+            let response = try await send(request(url, method: .GET), what: "the file list of \(repo)")
+            if let error = HubError.from(status: Int(response.status.code), errorCode: response.headers.first(name: "X-Error-Code"),
+                                         errorMessage: response.headers.first(name: "X-Error-Message"), repo: repo,
+                                         path: path.isEmpty ? nil : path, revision: revision, environment: environment) {
+                throw error
+            }
+            let body: ByteBuffer
+            do { body = try await response.body.collect(upTo: 64 << 20) } catch {
+                throw HubError(.network, "the file list of \(repo) broke off: \(error)")
+            }
+            do {
+                entries += try JSONDecoder().decode([TreeEntry].self, from: Data(body.readableBytesView))
+            } catch {
+                throw HubError(.unexpected, "the file list of \(repo) is not the Hub's tree JSON: \(error)")
+            }
+            guard let next = Self.nextLink(response.headers.first(name: "Link")) else { return entries }
+            url = Self.absolute(next, base: url)
+        }
+        throw HubError(.unexpected, "the file list of \(repo) has too many pages")
+    }
+
+    /// The `rel="next"` target of a `Link` header.
+    static func nextLink(_ header: String?) -> String? {
+        guard let header else { return nil }
+        for part in header.split(separator: ",") where part.contains("rel=\"next\"") {
+            guard let open = part.firstIndex(of: "<"), let close = part.firstIndex(of: ">"), open < close else { continue }
+            return String(part[part.index(after: open)..<close])
+        }
+        return nil
     }
 
     static func cleanETag(_ value: String) -> String {

@@ -13,7 +13,10 @@ public struct HubPull: Sendable {
 
     /// The model id `reference` installs as (without asking the Hub).
     public static func modelID(of reference: ModelReference) -> String {
-        "\(reference.family)-\(reference.name)"
+        switch reference.family {
+        case "kokoro": KokoroHubCatalogue.modelID(variant: reference.variant)
+        default: "\(reference.family)-\(reference.name)"
+        }
     }
 
     public func pull(_ reference: ModelReference, waiting: @escaping @Sendable () -> Void = {},
@@ -33,6 +36,16 @@ public struct HubPull: Sendable {
             }
             let source = HubModelSource(client: client, repo: PiperVoiceCatalogue.repo, commit: commit)
             let plan = try await PiperVoiceCatalogue.plan(voice, source: source)
+            return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
+        case "kokoro":
+            let commit = try await client.metadata(repo: KokoroHubCatalogue.repo, revision: reference.revision,
+                                                   path: "config.json").commit
+            guard let commit else {
+                throw HubError(.unexpected, "\(KokoroHubCatalogue.repo) gave no commit (X-Repo-Commit)")
+            }
+            let source = HubModelSource(client: client, repo: KokoroHubCatalogue.repo, commit: commit)
+            let files = try await client.tree(repo: KokoroHubCatalogue.repo, revision: commit)
+            let plan = try KokoroHubCatalogue.plan(files: files, variant: reference.variant)
             return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
         default:
             throw HubError(.notFound, "cannot pull '\(reference.family)' models")

@@ -9,25 +9,27 @@ struct ModelsPullCommand: AsyncParsableCommand {
         commandName: "pull",
         abstract: "Download models from the Hugging Face Hub (resumable, verified).",
         discussion: """
-            REF is FAMILY:NAME[@REVISION]; this version pulls Piper voices from rhasspy/piper-voices \
-            (piper:en_US-lessac-medium, piper:de_DE-thorsten-medium; warble models available lists them). \
-            Every file is checked against the Hub's sha256 and the catalogue's size and md5; a broken \
-            transfer continues where it stopped, also on the next run (partial files wait in \
-            $WARBLE_HOME/cache/downloads); the model appears only when complete. HF_ENDPOINT names a \
-            mirror, HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or $HF_HOME/token) a token for gated \
-            repositories, HF_HUB_OFFLINE=1 forbids the network. A pulled Piper voice runs whole (without \
-            the encoder/decoder split of the set-up's default voice).
+            REF is piper:VOICE[@REVISION], a voice of rhasspy/piper-voices (piper:en_US-lessac-medium, \
+            piper:de_DE-thorsten-medium), or kokoro-v1.0[:VARIANT][@REVISION], Kokoro v1.0 with its 54 voices \
+            from onnx-community/Kokoro-82M-v1.0-ONNX (variants: quantized, the default; fp32, fp16, q8f16, \
+            q4, q4f16, uint8, uint8f16); warble models available lists them. Every file is checked against \
+            the Hub's sha256 and the catalogue's size and md5; a broken transfer continues where it stopped, \
+            also on the next run (partial files wait in $WARBLE_HOME/cache/downloads); the model appears only \
+            when complete. HF_ENDPOINT names a mirror, HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or \
+            $HF_HOME/token) a token for gated repositories, HF_HUB_OFFLINE=1 forbids the network. Pulled \
+            models run as published: a Piper voice whole (without the encoder/decoder split of the set-up's \
+            default voice), Kokoro without Warble's fused operators.
             """
     )
 
-    @Argument(help: "Models to pull, FAMILY:NAME[@REVISION].")
+    @Argument(help: "Models to pull: piper:VOICE or kokoro-v1.0[:VARIANT], each [@REVISION].")
     var references: [String]
 
     @Flag(name: .shortAndLong, help: "No progress on standard error.")
     var quiet = false
 
     func validate() throws {
-        if references.isEmpty { throw ValidationError("name the model(s) to pull, such as piper:en_US-lessac-medium") }
+        if references.isEmpty { throw ValidationError("name the model(s) to pull, such as piper:en_US-lessac-medium or kokoro-v1.0") }
     }
 
     func run() async throws {
@@ -135,9 +137,9 @@ final class PullProgress: @unchecked Sendable {
 struct ModelsAvailableCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "available",
-        abstract: "List the models warble can pull (Piper's catalogue from the Hub, cached for offline use).")
+        abstract: "List the models warble can pull: Kokoro v1.0's variants and Piper's catalogue (read from the Hub, cached for offline use).")
 
-    @Option(help: "Only this family (piper).")
+    @Option(help: "Only this family (piper or kokoro).")
     var family: String?
 
     @Option(help: "Only voices for this language (en, en_US, de-DE, ...).")
@@ -153,31 +155,63 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         var language: String
         var quality: String?
         var speakers: Int
-        var bytes: Int64
+        var bytes: Int64?
         var licence: String
         var gated: Bool
         var installed: Bool
     }
 
     func run() async throws {
-        if let family, !ModelReference.pullable.contains(where: { $0.family == family.lowercased() }) {
-            SpeechInput.note("error: no family '\(family)' to pull; families: "
-                + ModelReference.pullable.map(\.family).joined(separator: ", "))
+        if let family, !ModelReference.pullable.contains(family.lowercased()) {
+            SpeechInput.note("error: no family '\(family)' to pull; families: " + ModelReference.pullable.joined(separator: ", "))
             throw ExitCode.failure
         }
         let store = ModelStore()
-        let catalogue: PiperVoiceCatalogue
-        do {
-            catalogue = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
-                try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
-            }
-        } catch let error as HubError {
-            SpeechInput.note("error: \(error.message)")
-            throw ExitCode.failure
-        }
         let installed = Set(store.scan().models.map(\.manifest.id))
+        var entries: [Entry] = []
+        var offlineCatalogue = false
+        if family == nil || family?.lowercased() == "kokoro" {
+            // Kokoro v1.0's variants (onnx-community/Kokoro-82M-v1.0-ONNX): 54 voices in 9 languages.
+            entries += KokoroHubCatalogue.variants.keys.sorted().map { variant in
+                let id = KokoroHubCatalogue.modelID(variant: variant)
+                return Entry(id: id, reference: variant == KokoroHubCatalogue.defaultVariant ? "kokoro-v1.0" : "kokoro-v1.0:\(variant)",
+                             family: "kokoro", language: "multilingual", quality: variant, speakers: 54, bytes: nil,
+                             licence: "Apache-2.0", gated: false, installed: installed.contains(id))
+            }.filter { entry in language.map { ["en", "es", "fr", "hi", "it", "ja", "pt", "zh"].contains(String($0.prefix(2)).lowercased()) } ?? true }
+        }
+        if family == nil || family?.lowercased() == "piper" {
+            let catalogue: PiperVoiceCatalogue
+            do {
+                catalogue = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
+                    try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
+                }
+            } catch let error as HubError {
+                SpeechInput.note("error: \(error.message)")
+                throw ExitCode.failure
+            }
+            offlineCatalogue = catalogue.commit == nil
+            entries += piperEntries(catalogue, installed: installed)
+        }
+        if json {
+            print(try WarbleJSON.string(entries, pretty: true))
+            return
+        }
+        if entries.isEmpty {
+            print("No models match\(language.map { " language '\($0)'" } ?? "").")
+            return
+        }
+        printTable(header: ["PULL", "LANGUAGE", "QUALITY", "SPEAKERS", "SIZE", "INSTALLED"], rows: entries.map {
+            [$0.reference, $0.language, $0.quality ?? "", "\($0.speakers)", $0.bytes.map { formatBytes(Int($0)) } ?? "",
+             $0.installed ? "yes" : ""]
+        })
+        if offlineCatalogue {
+            SpeechInput.note("offline: this is the catalogue cached at the last pull or listing")
+        }
+    }
+
+    func piperEntries(_ catalogue: PiperVoiceCatalogue, installed: Set<String>) -> [Entry] {
         let wanted = language.map { $0.replacingOccurrences(of: "-", with: "_").lowercased() }
-        let entries = catalogue.voices.values.filter { voice in
+        return catalogue.voices.values.filter { voice in
             guard let wanted else { return true }
             let code = voice.language.code.lowercased()
             return code == wanted || code.hasPrefix(wanted + "_") || voice.language.family?.lowercased() == wanted
@@ -186,20 +220,6 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
                   quality: voice.quality, speakers: voice.numSpeakers ?? 1, bytes: voice.totalBytes,
                   licence: "MIT (training data: see the voice's MODEL_CARD)", gated: false,
                   installed: installed.contains("piper-\(voice.key)"))
-        }
-        if json {
-            print(try WarbleJSON.string(entries, pretty: true))
-            return
-        }
-        if entries.isEmpty {
-            print("No voices match\(language.map { " language '\($0)'" } ?? "").")
-            return
-        }
-        printTable(header: ["PULL", "LANGUAGE", "QUALITY", "SPEAKERS", "SIZE", "INSTALLED"], rows: entries.map {
-            [$0.reference, $0.language, $0.quality ?? "", "\($0.speakers)", formatBytes(Int($0.bytes)), $0.installed ? "yes" : ""]
-        })
-        if catalogue.commit == nil {
-            SpeechInput.note("offline: this is the catalogue cached at the last pull or listing")
         }
     }
 }

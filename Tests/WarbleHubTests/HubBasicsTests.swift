@@ -33,7 +33,9 @@ import WarbleHub
         #expect(try ModelReference(parsing: "Piper:x").revision == "main")
         #expect(throws: HubError.self) { try ModelReference(parsing: "en_US-joe-medium") }
         #expect(throws: HubError.self) { try ModelReference(parsing: "piper:") }
-        #expect { try ModelReference(parsing: "cosyvoice3:default") } throws: { "\($0)".contains("cannot pull 'cosyvoice3'") }
+        #expect { try ModelReference(parsing: "cosyvoice3:default") } throws: { "\($0)".contains("cannot pull 'cosyvoice3:default' yet") }
+        #expect { try ModelReference(parsing: "whisper-small") } throws: { "\($0)".contains("is not a model warble can pull") }
+        #expect(try ModelReference(parsing: "piper:en_GB-alan-low@abc").description == "piper:en_GB-alan-low@abc")
         #expect(HubPull.modelID(of: r) == "piper-de_DE-thorsten-medium")
     }
 

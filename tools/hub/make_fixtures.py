@@ -2,7 +2,8 @@
 """Fixtures for the model-pull tests (Tests/WarbleHubTests): OUTDIR/tree, laid out as the Hub's
 rhasspy/piper-voices with the installed default voice (piper-en_US-joe-medium from scripts/setup.sh)
 and en_US-fake-medium, 4 MB of seeded random bytes with the same configuration (quick transfers for
-the fault tests). tools/hub/hub_server.py serves it.
+the fault tests); and as onnx-community/Kokoro-82M-v1.0-ONNX from the installed kokoro-v1.0-int8
+(make_kokoro_repo.py; jm_kumo's table also as am_kumo). tools/hub/hub_server.py serves it.
 
     make_fixtures.py OUTDIR
 """
@@ -34,6 +35,8 @@ def main(argv):
     shutil.rmtree(tree, ignore_errors=True)
     subprocess.run([sys.executable, os.path.join(HERE, "make_piper_repo.py"), tree, f"{model}=en_US-joe-medium",
                     "--fake", "en_US-fake-medium=4000000"], check=True)
+    subprocess.run([sys.executable, os.path.join(HERE, "make_kokoro_repo.py"), tree,
+                    os.path.join(warble_home(), "models", "kokoro-v1.0-int8"), "--as-voice", "jm_kumo=am_kumo"], check=True)
     return 0
 
 

@@ -47,9 +47,14 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
                 firstChunkCharacters: Int? = 80) throws {
         let modelURL = directory.appendingPathComponent(config.model)
         let vocabURL = directory.appendingPathComponent(config.vocab)
+        struct Vocabulary: Decodable {
+            struct Model: Decodable { var vocab: [String: Int] }
+            var vocab: [String: Int]?
+            var model: Model?
+        }
         guard let vocabData = FileManager.default.contents(atPath: vocabURL.path),
-              let vocabJSON = try? JSONDecoder().decode([String: [String: Int]].self, from: vocabData),
-              let vocab = vocabJSON["vocab"]
+              let vocabJSON = try? JSONDecoder().decode(Vocabulary.self, from: vocabData),
+              let vocab = vocabJSON.vocab ?? vocabJSON.model?.vocab
         else {
             throw ModelError(.badModel, "\(vocabURL.path) is missing or not a Kokoro vocabulary; reinstall with scripts/setup.sh")
         }
@@ -67,10 +72,17 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         // The installer fuses the decoder's Snake activations into Warble's own operator
         // (tools/models/fuse_snake.py): one pass instead of five, 48 times per run.
         sessionOptions.warbleOperators = config.warbleOperators
-        session = try Session(contentsOf: modelURL, options: sessionOptions)
-        for name in ["tokens", "style", "speed"] where session.input(named: name) == nil {
+        let session = try Session(contentsOf: modelURL, options: sessionOptions)
+        self.session = session
+        // kokoro-onnx names the symbol input `tokens`, onnx-community's export `input_ids`.
+        guard let tokens = ["tokens", "input_ids"].first(where: { session.input(named: $0) != nil }) else {
+            throw ModelError(.badModel, "\(modelURL.path) has no input 'tokens' or 'input_ids': it is not Kokoro v1.0")
+        }
+        tokensInput = tokens
+        for name in ["style", "speed"] where session.input(named: name) == nil {
             throw ModelError(.badModel, "\(modelURL.path) has no input '\(name)': it is not Kokoro v1.0")
         }
+        voiceLanguages = config.voiceLanguages
         modelID = manifest.id
         sampleRate = manifest.sampleRate
         language = config.espeakVoice
@@ -87,12 +99,18 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         self.styleShape = (rows, width)
     }
 
+    /// The name of the symbol input (`tokens` or `input_ids`).
+    let tokensInput: String
+    /// espeak-ng voices of the voices that speak another language than the model's.
+    let voiceLanguages: [String: String]
+
     /// Rows and width of this model's style tables (what a cloned Kokoro voice must have).
     public let styleShape: (rows: Int, width: Int)
 
     public func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
         let table = try styleTable(for: voice)
-        let ipa = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
+        let name = voice.id.hasPrefix("kokoro-") ? String(voice.id.dropFirst("kokoro-".count)) : voice.id
+        let ipa = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: voiceLanguages[name] ?? language)
         let misaki = KokoroSymbols.misaki(fromIPA: ipa)
         var samples: [Float] = []
         for part in split(misaki) {
@@ -131,7 +149,7 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         guard !ids.isEmpty else { return [] }
         let tokens = [0] + ids.prefix(maxSymbols) + [0]
         let feeds: [String: Tensor] = [
-            "tokens": try Tensor(Array(tokens), shape: [1, tokens.count]),
+            tokensInput: try Tensor(Array(tokens), shape: [1, tokens.count]),
             "style": try Tensor(Array(table.style(forSymbolCount: min(ids.count, maxSymbols))), shape: [1, table.width]),
             "speed": try Tensor([Float(rate)], shape: [1]),
         ]

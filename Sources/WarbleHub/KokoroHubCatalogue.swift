@@ -1,0 +1,77 @@
+import Foundation
+import WarbleEngine
+import WarbleModels
+
+/// Kokoro v1.0 as `onnx-community/Kokoro-82M-v1.0-ONNX` lays it out: `onnx/model{suffix}.onnx` (input
+/// `input_ids`), `tokenizer.json` (the symbol vocabulary in `model.vocab`), and `voices/NAME.bin`, raw
+/// little-endian float32 [510, 256] style tables. A voice's prefix gives its language and gender.
+public enum KokoroHubCatalogue {
+    public static let repo = "onnx-community/Kokoro-82M-v1.0-ONNX"
+    public static let defaultVariant = "quantized"
+    /// Variant → model file.
+    public static let variants: [String: String] = [
+        "fp32": "onnx/model.onnx", "fp16": "onnx/model_fp16.onnx", "quantized": "onnx/model_quantized.onnx",
+        "q8f16": "onnx/model_q8f16.onnx", "q4": "onnx/model_q4.onnx", "q4f16": "onnx/model_q4f16.onnx",
+        "uint8": "onnx/model_uint8.onnx", "uint8f16": "onnx/model_uint8f16.onnx",
+    ]
+    /// Voice prefix letter → (language tag, espeak-ng voice).
+    static let languages: [Character: (tag: String, espeak: String)] = [
+        "a": ("en-US", "en-us"), "b": ("en-GB", "en-gb"), "e": ("es", "es"), "f": ("fr", "fr-fr"), "h": ("hi", "hi"),
+        "i": ("it", "it"), "j": ("ja", "ja"), "p": ("pt-BR", "pt-br"), "z": ("zh", "cmn"),
+    ]
+    static let styleBytes: Int64 = 510 * 256 * 4
+
+    /// `kokoro-v1.0` for the default variant, `kokoro-v1.0-VARIANT` for the others.
+    public static func modelID(variant: String?) -> String {
+        let variant = variant ?? defaultVariant
+        return variant == defaultVariant ? "kokoro-v1.0" : "kokoro-v1.0-\(variant)"
+    }
+
+    public static func plan(files: [HubClient.TreeEntry], variant: String?) throws -> ModelInstaller.Plan {
+        let variant = variant ?? defaultVariant
+        guard let modelPath = variants[variant] else {
+            throw HubError(.notFound, "Kokoro v1.0 has no variant '\(variant)'")
+        }
+        let byPath = Dictionary(files.filter { $0.type == "file" }.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        guard let model = byPath[modelPath] else {
+            throw HubError(.notFound, "\(repo) has no \(modelPath) (variant \(variant))")
+        }
+        guard let tokenizer = byPath["tokenizer.json"] else { throw HubError(.notFound, "\(repo) has no tokenizer.json") }
+        let voiceFiles = byPath.values.filter { $0.path.hasPrefix("voices/") && $0.path.hasSuffix(".bin") }.sorted { $0.path < $1.path }
+        var voices: [(name: String, entry: HubClient.TreeEntry)] = []
+        for entry in voiceFiles {
+            let name = String(entry.path.dropFirst("voices/".count).dropLast(".bin".count))
+            guard entry.remoteFile.bytes == styleBytes else {
+                throw HubError(.integrity, "\(repo)/\(entry.path) has \(entry.remoteFile.bytes) bytes; a Kokoro v1.0 style "
+                    + "table has \(styleBytes) (510 × 256 float32)")
+            }
+            guard name.count > 3, let letter = name.first, languages[letter] != nil, name.dropFirst().first == "f" || name.dropFirst().first == "m"
+            else { continue }  // not a voice name Kokoro's convention explains
+            voices.append((name, entry))
+        }
+        guard !voices.isEmpty else { throw HubError(.notFound, "\(repo) lists no voices/*.bin") }
+        let id = modelID(variant: variant)
+        let plannedFiles = [(model.remoteFile, modelPath), (tokenizer.remoteFile, "tokenizer.json")]
+            + voices.map { ($0.entry.remoteFile, $0.entry.path) }
+        let names = voices.map(\.name)
+        return ModelInstaller.Plan(id: id, files: plannedFiles) { _, entries in
+            var voiceLanguages: [String: String] = [:]
+            var described: [ModelManifest.Voice] = []
+            for name in names {
+                let language = languages[name.first!]!
+                if language.espeak != "en-us" { voiceLanguages[name] = language.espeak }
+                let gender = name.dropFirst().first == "f" ? "female" : "male"
+                described.append(.init(id: "kokoro-\(name)", language: language.tag, gender: gender, displayName: name))
+            }
+            let config = KokoroConfiguration(
+                model: modelPath, vocab: "tokenizer.json", voices: Dictionary(uniqueKeysWithValues: names.map { ($0, "voices/\($0).bin") }),
+                espeakVoice: "en-us", defaultVoice: names.contains("af_heart") ? "af_heart" : names.first { $0.hasPrefix("a") } ?? names[0],
+                voiceLanguages: voiceLanguages)
+            return ModelManifest(
+                id: id, family: "kokoro", displayName: "Kokoro 82M v1.0 (\(variant))",
+                licence: "Apache-2.0 (Kokoro-82M weights and voices, hexgrad; ONNX export, onnx-community)",
+                source: "", sampleRate: 24000, languages: Array(Set(described.map(\.language))).sorted(), voices: described,
+                files: entries, config: try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(config)))
+        }
+    }
+}
