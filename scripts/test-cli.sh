@@ -256,8 +256,9 @@ check "models verify fails on a damaged file and says what to do" bash -c "
     grep -q 'FAILED' '$work/verify.out' && grep -q 'sha256' '$work/verify.out' && grep -q 'pull them again' '$work/verify.err'"
 check "models available lists the catalogue, by language, and as JSON" bash -c "
     ${pull_env[*]} '$warble' models available | grep -q '^piper:en_US-joe-medium' &&
-    ${pull_env[*]} '$warble' models available --language de | grep -q 'No models match' &&
+    ${pull_env[*]} '$warble' models available --family piper --language de | grep -q 'No models match' &&
     ${pull_env[*]} '$warble' models available --family kokoro | grep -q '^kokoro-v1.0:q8f16' &&
+    ${pull_env[*]} '$warble' models available --family whisper | grep -q '^whisper-small.en' &&
     ${pull_env[*]} '$warble' models available --language en --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if any(e[\"reference\"] == \"piper:en_US-joe-medium\" and e[\"installed\"] for e in d) else 1)' &&
     HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models available 2>&1 | grep -q 'offline: this is the catalogue cached'"
 check "models pull: bad references, unknown voices and offline are clear errors" bash -c "
@@ -271,6 +272,10 @@ check "models pull kokoro-v1.0 (onnx-community's layout): an American-English vo
     ${pull_env[*]} '$warble' say -q 'The weather is lovely today.' --voice kokoro-am_kumo -o '$work/kokoro-pulled.wav' &&
     [[ \$(soxi -r '$work/kokoro-pulled.wav') == 24000 ]] &&
     '$warble' transcribe '$work/kokoro-pulled.wav' | grep -qi 'weather'"
+check "models pull whisper-tiny.en (Systran's CTranslate2 files, converted on pull) transcribes" bash -c "
+    ${pull_env[*]} '$warble' models pull -q whisper-tiny.en &&
+    ${pull_env[*]} '$warble' models list | grep -q '^whisper-tiny.en' &&
+    ${pull_env[*]} '$warble' transcribe '$work/kokoro-pulled.wav' | grep -qi 'weather'"
 check "models remove deletes it; removing again says it is not installed" bash -c "
     ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium | grep -q removed &&
     [[ ! -d '$work/pulled/models/piper-en_US-joe-medium' ]] &&

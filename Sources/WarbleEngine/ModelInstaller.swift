@@ -28,12 +28,18 @@ public struct ModelInstaller: Sendable {
         /// Files an installed copy may lack and still count as this model (a model card): a voice
         /// the set-up installed from another source is not downloaded again for them.
         public var optional: Set<String>
+        /// A conversion the family needs (downloaded files' directory → the model's directory, which
+        /// it fills): the manifest is then made from the converted directory, and records the
+        /// downloaded files as `derivedFrom`.
+        public var convert: (@Sendable (URL, URL) async throws -> Void)?
 
         public init(id: String, files: [(remote: RemoteFile, name: String)], optional: Set<String> = [],
+                    convert: (@Sendable (URL, URL) async throws -> Void)? = nil,
                     manifest: @escaping @Sendable (URL, [ModelManifest.File]) throws -> ModelManifest) {
             self.id = id
             self.files = files
             self.optional = optional
+            self.convert = convert
             self.manifest = manifest
         }
     }
@@ -102,18 +108,48 @@ public struct ModelInstaller: Sendable {
             let sha = try remote.sha256 ?? SHA256.hex(ofFile: target)
             entries.append(ModelManifest.File(path: name, sha256: sha, bytes: Int(remote.bytes)))
         }
-        var manifest = try plan.manifest(building, entries)
+        var assembled = building
+        if let convert = plan.convert {
+            let converted = store.modelsDirectory.appendingPathComponent(".\(plan.id).converting", isDirectory: true)
+            try? fm.removeItem(at: converted)
+            try fm.createDirectory(at: converted, withIntermediateDirectories: true)
+            do {
+                try await convert(building, converted)
+            } catch {
+                // Keep the downloads for the next attempt: back to the staging directory, complete.
+                try? fm.removeItem(at: converted)
+                try? fm.createDirectory(at: staging, withIntermediateDirectories: true)
+                for (_, name) in plan.files {
+                    try? fm.moveItem(at: building.appendingPathComponent(name),
+                                     to: staging.appendingPathComponent(Self.flatName(name) + ".incomplete"))
+                }
+                try? fm.removeItem(at: building)
+                throw error
+            }
+            try? fm.removeItem(at: building)
+            assembled = converted
+        }
+        var manifest = try plan.manifest(assembled, entries)
         manifest.id = plan.id
         manifest.source = source.origin
+        if plan.convert != nil {
+            manifest.derivedFrom = entries
+            let problems = InstalledModel(manifest: manifest, directory: assembled).verify(checksums: false)
+            guard problems.isEmpty else {
+                try? fm.removeItem(at: assembled)
+                throw ModelInstallError("the conversion of \(plan.id) did not give the files its manifest lists: "
+                    + problems.joined(separator: "; "))
+            }
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(manifest).write(to: building.appendingPathComponent("manifest.json"), options: .atomic)
+        try encoder.encode(manifest).write(to: assembled.appendingPathComponent("manifest.json"), options: .atomic)
 
         let directory = store.modelsDirectory.appendingPathComponent(plan.id, isDirectory: true)
         let old = store.modelsDirectory.appendingPathComponent(".\(plan.id).old", isDirectory: true)
         try? fm.removeItem(at: old)
         if fm.fileExists(atPath: directory.path) { try fm.moveItem(at: directory, to: old) }
-        try fm.moveItem(at: building, to: directory)
+        try fm.moveItem(at: assembled, to: directory)
         try? fm.removeItem(at: old)
         try? fm.removeItem(at: staging)
         return .installed(InstalledModel(manifest: manifest, directory: directory))
@@ -132,7 +168,8 @@ public struct ModelInstaller: Sendable {
     /// Whether the installed model has every file of the plan, of the same size and (where the
     /// source gives one) the same sha256: nothing to download, whatever commit the source is at now.
     static func holds(_ model: InstalledModel, _ plan: Plan) -> Bool {
-        let entries = Dictionary(model.manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        let entries = Dictionary((model.manifest.derivedFrom ?? model.manifest.files).map { ($0.path, $0) },
+                                 uniquingKeysWith: { a, _ in a })
         return plan.files.allSatisfy { remote, name in
             guard let entry = entries[name] else { return plan.optional.contains(name) }
             guard Int64(entry.bytes) == remote.bytes else { return false }

@@ -5,10 +5,13 @@ import WarbleEngine
 public struct HubPull: Sendable {
     public let client: HubClient
     public let installer: ModelInstaller
+    /// For families converted on pull (Whisper).
+    public let tools: ConversionTools?
 
-    public init(client: HubClient, installer: ModelInstaller) {
+    public init(client: HubClient, installer: ModelInstaller, tools: ConversionTools? = nil) {
         self.client = client
         self.installer = installer
+        self.tools = tools
     }
 
     /// The model id `reference` installs as (without asking the Hub).
@@ -46,6 +49,13 @@ public struct HubPull: Sendable {
             let source = HubModelSource(client: client, repo: KokoroHubCatalogue.repo, commit: commit)
             let files = try await client.tree(repo: KokoroHubCatalogue.repo, revision: commit)
             let plan = try KokoroHubCatalogue.plan(files: files, variant: reference.variant)
+            return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
+        case "whisper":
+            let repo = WhisperHubCatalogue.repo(size: reference.name)
+            let commit = try await client.metadata(repo: repo, revision: reference.revision, path: "config.json").commit
+            guard let commit else { throw HubError(.unexpected, "\(repo) gave no commit (X-Repo-Commit)") }
+            let source = HubModelSource(client: client, repo: repo, commit: commit)
+            let plan = try await WhisperHubCatalogue.plan(size: reference.name, source: source, tools: tools)
             return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
         default:
             throw HubError(.notFound, "cannot pull '\(reference.family)' models")

@@ -2,7 +2,7 @@ import Foundation
 
 /// What `warble models pull` is asked for: `piper:VOICE[@REVISION]` (a voice of Piper's catalogue,
 /// such as `piper:de_DE-thorsten-medium`) or a catalogue id with an optional variant,
-/// `kokoro-v1.0[:VARIANT][@REVISION]`.
+/// `kokoro-v1.0[:VARIANT][@REVISION]`, `whisper-SIZE[@REVISION]`.
 public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
     public var family: String
     public var name: String
@@ -14,6 +14,7 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
     /// What this version pulls, with an example each.
     public static let forms: [(family: String, example: String)] = [
         ("piper", "piper:en_US-lessac-medium"), ("kokoro", "kokoro-v1.0 or kokoro-v1.0:q8f16"),
+        ("whisper", "whisper-small or whisper-base.en"),
     ]
     public static var pullable: [String] { forms.map(\.family) }
 
@@ -52,6 +53,17 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
                 throw HubError(.notFound, "Kokoro v1.0 has no variant '\(variant)'; its variants are "
                     + KokoroHubCatalogue.variants.keys.sorted().joined(separator: ", "))
             }
+            return
+        }
+        if lower.hasPrefix("whisper-"), parts.count == 1 {
+            let size = String(lower.dropFirst("whisper-".count))
+            guard WhisperHubCatalogue.sizes.contains(size) else {
+                throw HubError(.notFound, "there is no Whisper model '\(text)' to pull; sizes: "
+                    + WhisperHubCatalogue.sizes.map { "whisper-\($0)" }.joined(separator: ", "))
+            }
+            family = "whisper"
+            name = size
+            variant = nil
             return
         }
         if parts.count > 1 || lower.contains("/") {

@@ -12,7 +12,10 @@ struct ModelsPullCommand: AsyncParsableCommand {
             REF is piper:VOICE[@REVISION], a voice of rhasspy/piper-voices (piper:en_US-lessac-medium, \
             piper:de_DE-thorsten-medium), or kokoro-v1.0[:VARIANT][@REVISION], Kokoro v1.0 with its 54 voices \
             from onnx-community/Kokoro-82M-v1.0-ONNX (variants: quantized, the default; fp32, fp16, q8f16, \
-            q4, q4f16, uint8, uint8f16); warble models available lists them. Every file is checked against \
+            q4, q4f16, uint8, uint8f16), or whisper-SIZE (tiny, base, small, medium, each also .en) from \
+            Systran/faster-whisper-SIZE, converted to ONNX on pull by tools/whisper/convert_ct2.py (warble \
+            finds the tools in the checkout it was built in, or in WARBLE_SOURCE_ROOT); warble models \
+            available lists them. Every file is checked against \
             the Hub's sha256 and the catalogue's size and md5; a broken transfer continues where it stopped, \
             also on the next run (partial files wait in $WARBLE_HOME/cache/downloads); the model appears only \
             when complete. HF_ENDPOINT names a mirror, HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or \
@@ -22,7 +25,7 @@ struct ModelsPullCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Models to pull: piper:VOICE or kokoro-v1.0[:VARIANT], each [@REVISION].")
+    @Argument(help: "Models to pull: piper:VOICE, kokoro-v1.0[:VARIANT] or whisper-SIZE, each [@REVISION].")
     var references: [String]
 
     @Flag(name: .shortAndLong, help: "No progress on standard error.")
@@ -48,7 +51,7 @@ struct ModelsPullCommand: AsyncParsableCommand {
 
     /// Pulls each reference in turn; true when any failed (each failure is reported as it happens).
     func pull(_ parsed: [ModelReference], client: HubClient) async throws -> Bool {
-        let pull = HubPull(client: client, installer: ModelInstaller())
+        let pull = HubPull(client: client, installer: ModelInstaller(), tools: ConversionTools.locate())
         var failed = false
         for reference in parsed {
             let meter = PullProgress(enabled: !quiet)
@@ -59,8 +62,9 @@ struct ModelsPullCommand: AsyncParsableCommand {
                 meter.finish()
                 switch outcome {
                 case .installed(let model):
+                    let voices = model.manifest.voices.map(\.id)
                     SpeechInput.note("installed \(model.manifest.id) (\(formatBytes(model.manifest.totalBytes))) from "
-                        + "\(model.manifest.source); voices: \(model.manifest.voices.map(\.id).joined(separator: ", "))")
+                        + model.manifest.source + (voices.isEmpty ? "" : "; voices: " + TextList.shortened(voices)))
                 case .alreadyInstalled(let model):
                     SpeechInput.note("\(model.manifest.id) is already installed and intact")
                 }
@@ -137,9 +141,9 @@ final class PullProgress: @unchecked Sendable {
 struct ModelsAvailableCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "available",
-        abstract: "List the models warble can pull: Kokoro v1.0's variants and Piper's catalogue (read from the Hub, cached for offline use).")
+        abstract: "List the models warble can pull: Kokoro v1.0's variants, Whisper's sizes and Piper's catalogue (read from the Hub, cached for offline use).")
 
-    @Option(help: "Only this family (piper or kokoro).")
+    @Option(help: "Only this family (piper, kokoro or whisper).")
     var family: String?
 
     @Option(help: "Only voices for this language (en, en_US, de-DE, ...).")
@@ -178,6 +182,14 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
                              family: "kokoro", language: "multilingual", quality: variant, speakers: 54, bytes: nil,
                              licence: "Apache-2.0", gated: false, installed: installed.contains(id))
             }.filter { entry in language.map { ["en", "es", "fr", "hi", "it", "ja", "pt", "zh"].contains(String($0.prefix(2)).lowercased()) } ?? true }
+        }
+        if family == nil || family?.lowercased() == "whisper" {
+            // Whisper from Systran/faster-whisper-SIZE, converted to ONNX on pull.
+            entries += WhisperHubCatalogue.sizes.map { size in
+                Entry(id: "whisper-\(size)", reference: "whisper-\(size)", family: "whisper",
+                      language: size.hasSuffix(".en") ? "en" : "multilingual", quality: nil, speakers: 0, bytes: nil,
+                      licence: "MIT", gated: false, installed: installed.contains("whisper-\(size)"))
+            }.filter { entry in language.map { entry.language == "multilingual" || String($0.prefix(2)).lowercased() == "en" } ?? true }
         }
         if family == nil || family?.lowercased() == "piper" {
             let catalogue: PiperVoiceCatalogue

@@ -3,7 +3,9 @@
 rhasspy/piper-voices with the installed default voice (piper-en_US-joe-medium from scripts/setup.sh)
 and en_US-fake-medium, 4 MB of seeded random bytes with the same configuration (quick transfers for
 the fault tests); and as onnx-community/Kokoro-82M-v1.0-ONNX from the installed kokoro-v1.0-int8
-(make_kokoro_repo.py; jm_kumo's table also as am_kumo). tools/hub/hub_server.py serves it.
+(make_kokoro_repo.py; jm_kumo's table also as am_kumo); and as Systran/faster-whisper-tiny.en from the
+CTranslate2 files tools/whisper/install.sh keeps in $WARBLE_HOME/cache/whisper-ct2/whisper-tiny.en.
+tools/hub/hub_server.py serves it.
 
     make_fixtures.py OUTDIR
 """
@@ -37,6 +39,17 @@ def main(argv):
                     "--fake", "en_US-fake-medium=4000000"], check=True)
     subprocess.run([sys.executable, os.path.join(HERE, "make_kokoro_repo.py"), tree,
                     os.path.join(warble_home(), "models", "kokoro-v1.0-int8"), "--as-voice", "jm_kumo=am_kumo"], check=True)
+    ct2 = os.path.join(warble_home(), "cache", "whisper-ct2", "whisper-tiny.en")
+    systran = os.path.join(tree, "Systran", "faster-whisper-tiny.en")
+    os.makedirs(systran)
+    for name in ("model.bin", "config.json", "tokenizer.json", "vocabulary.txt"):
+        source = os.path.join(ct2, name)
+        if not os.path.isfile(source):
+            sys.exit(f"hub fixtures: {source} is missing; run tools/whisper/install.sh whisper-tiny.en")
+        try:
+            os.link(source, os.path.join(systran, name))
+        except OSError:
+            shutil.copyfile(source, os.path.join(systran, name))
     return 0
 
 

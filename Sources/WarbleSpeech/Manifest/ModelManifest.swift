@@ -46,6 +46,10 @@ public struct ModelManifest: Sendable, Equatable, Codable {
     public var files: [File]
     /// Family-specific settings.
     public var config: JSONValue?
+    /// For a model converted on install: the files it was made from (as the source gave them) and
+    /// the converter, so that a pull can tell an install of the same source files apart.
+    public var derivedFrom: [File]?
+    public var converter: String?
 
     public init(id: String, family: String, displayName: String? = nil, licence: String, source: String, sampleRate: Int,
                 languages: [String], voices: [Voice] = [], files: [File], config: JSONValue? = nil) {
