@@ -34,7 +34,9 @@ import WarbleHub
         #expect(throws: HubError.self) { try ModelReference(parsing: "en_US-joe-medium") }
         #expect(throws: HubError.self) { try ModelReference(parsing: "piper:") }
         #expect { try ModelReference(parsing: "cosyvoice3:default") } throws: { "\($0)".contains("cannot pull 'cosyvoice3:default' yet") }
-        #expect { try ModelReference(parsing: "whisper-small") } throws: { "\($0)".contains("is not a model warble can pull") }
+        #expect { try ModelReference(parsing: "tacotron") } throws: { "\($0)".contains("is not a model warble can pull") }
+        #expect { try ModelReference(parsing: "whisper-large-v3") } throws: { "\($0)".contains("sizes: whisper-tiny") }
+        #expect(try ModelReference(parsing: "whisper-small.en").name == "small.en")
         #expect(try ModelReference(parsing: "piper:en_GB-alan-low@abc").description == "piper:en_GB-alan-low@abc")
         #expect(HubPull.modelID(of: r) == "piper-de_DE-thorsten-medium")
     }
