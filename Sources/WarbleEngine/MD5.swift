@@ -10,41 +10,23 @@ public struct MD5: Sendable {
     private static let constants: [UInt32] = (0..<64).map { UInt32(truncatingIfNeeded: Int64(abs(sin(Double($0 + 1))) * 4_294_967_296)) }
 
     private var state: (UInt32, UInt32, UInt32, UInt32) = (0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476)
-    private var pending: [UInt8] = []
-    private var length: UInt64 = 0
+    private var blocks = DigestBlocks()
 
     public init() {}
 
     public mutating func update<D: DataProtocol>(_ data: D) {
         for region in data.regions {
             region.withUnsafeBytes { bytes in
-                length &+= UInt64(bytes.count)
-                var offset = 0
-                if !pending.isEmpty {
-                    let take = min(64 - pending.count, bytes.count)
-                    pending.append(contentsOf: bytes[0..<take])
-                    offset = take
-                    if pending.count == 64 {
-                        pending.withUnsafeBytes { compress($0.baseAddress!) }
-                        pending.removeAll(keepingCapacity: true)
-                    }
-                }
-                while bytes.count - offset >= 64 {
-                    compress(bytes.baseAddress! + offset)
-                    offset += 64
-                }
-                if offset < bytes.count { pending.append(contentsOf: bytes[offset...]) }
+                var blocks = self.blocks
+                blocks.update(bytes) { compress($0) }
+                self.blocks = blocks
             }
         }
     }
 
     /// The digest as lowercase hex.
     public mutating func finalizeHex() -> String {
-        let bitLength = length &* 8
-        var tail: [UInt8] = [0x80]
-        while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 0, through: 56, by: 8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        update(tail)
+        update(blocks.padding(bigEndianLength: false))
         let words = [state.0, state.1, state.2, state.3]
         return words.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32($0 * 8)) } }
             .map { String(format: "%02x", $0) }.joined()

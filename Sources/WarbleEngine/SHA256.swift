@@ -16,28 +16,14 @@ public struct SHA256: Sendable {
     private var state: [UInt32] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
     ]
-    private var pending: [UInt8] = []
-    private var length: UInt64 = 0
+    private var blocks = DigestBlocks()
 
     public init() {}
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        length &+= UInt64(bytes.count)
-        var offset = 0
-        if !pending.isEmpty {
-            let take = min(64 - pending.count, bytes.count)
-            pending.append(contentsOf: bytes[0..<take])
-            offset = take
-            if pending.count == 64 {
-                pending.withUnsafeBytes { compress($0.baseAddress!) }
-                pending.removeAll(keepingCapacity: true)
-            }
-        }
-        while bytes.count - offset >= 64 {
-            compress(bytes.baseAddress! + offset)
-            offset += 64
-        }
-        if offset < bytes.count { pending.append(contentsOf: bytes[offset...]) }
+        var blocks = self.blocks
+        blocks.update(bytes) { compress($0) }
+        self.blocks = blocks
     }
 
     public mutating func update<D: DataProtocol>(_ data: D) {
@@ -46,13 +32,8 @@ public struct SHA256: Sendable {
 
     /// The digest as lowercase hex.
     public mutating func finalizeHex() -> String {
-        let bitLength = length &* 8
-        var tail: [UInt8] = [0x80]
-        while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        let saved = length
+        let tail = blocks.padding(bigEndianLength: true)
         tail.withUnsafeBytes { update($0) }
-        length = saved
         return state.map { String(format: "%08x", $0) }.joined()
     }
 
