@@ -276,6 +276,11 @@ check "models pull whisper-tiny.en (Systran's CTranslate2 files, converted on pu
     ${pull_env[*]} '$warble' models pull -q whisper-tiny.en &&
     ${pull_env[*]} '$warble' models list | grep -q '^whisper-tiny.en' &&
     ${pull_env[*]} '$warble' transcribe '$work/kokoro-pulled.wav' | grep -qi 'weather'"
+check "transcribe with a Whisper model that is not installed names the command that gets it" bash -c "
+    ! ${pull_env[*]} '$warble' transcribe --model whisper-small '$work/kokoro-pulled.wav' 2> '$work/e4' &&
+    grep -q 'warble models pull whisper-small' '$work/e4' &&
+    ! ${pull_env[*]} '$warble' transcribe --model whisper-huge '$work/kokoro-pulled.wav' 2> '$work/e5' &&
+    grep -q 'tools/whisper/install.sh ID' '$work/e5'"
 check "models remove deletes it; removing again says it is not installed" bash -c "
     ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium | grep -q removed &&
     [[ ! -d '$work/pulled/models/piper-en_US-joe-medium' ]] &&

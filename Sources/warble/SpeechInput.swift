@@ -1,6 +1,7 @@
 import Foundation
 import WarbleAudio
 import WarbleEngine
+import WarbleHub
 
 /// Audio and Whisper models for `warble transcribe` and `warble translate`.
 enum SpeechInput {
@@ -43,11 +44,15 @@ enum SpeechInput {
             installed = try engine.store.model(id)
         } catch let error as ModelStoreError where error.kind == .notInstalled {
             let found = "\(error.message.split(separator: ";").first ?? "")"
-            guard installableWhisperIDs.contains(id) else {
-                throw ModelError(.badModel, "\(found); the Whisper models Warble can install are "
-                    + installableWhisperIDs.joined(separator: ", ") + " (tools/whisper/install.sh ID)")
+            if installableWhisperIDs.contains(id) {
+                throw ModelError(.badModel, "\(found); install it with: tools/whisper/install.sh \(id)")
             }
-            throw ModelError(.badModel, "\(found); install it with: tools/whisper/install.sh \(id)")
+            if id.hasPrefix("whisper-"), WhisperHubCatalogue.sizes.contains(String(id.dropFirst("whisper-".count))) {
+                throw ModelError(.badModel, "\(found); pull it from the Hugging Face Hub with: warble models pull \(id)")
+            }
+            throw ModelError(.badModel, "\(found); the Whisper models Warble can install are "
+                + installableWhisperIDs.joined(separator: ", ") + " (tools/whisper/install.sh ID), and "
+                + WhisperHubCatalogue.sizes.map { "whisper-\($0)" }.joined(separator: ", ") + " (warble models pull ID)")
         }
         throw ModelError(.badModel, "model '\(id)' is a \(installed.manifest.family) model, not a speech recognition "
             + "model (installed Whisper models: \(await engine.recognitionModels().map(\.id).joined(separator: ", ")))")
@@ -62,7 +67,7 @@ enum SpeechInput {
         return try await engine.voiceActivityDetector()
     }
 
-    /// The ids tools/whisper/install.sh knows (kept in step with its case list; scripts/test-hints.sh checks).
+    /// The ids tools/whisper/install.sh knows (kept in step with its case list).
     static let installableWhisperIDs = ["whisper-tiny.en", "whisper-base", "whisper-tiny.en-int8", "whisper-base-int8"]
 
     static func note(_ message: String) {
