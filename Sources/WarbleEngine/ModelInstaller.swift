@@ -133,7 +133,7 @@ public struct ModelInstaller: Sendable {
         manifest.id = plan.id
         manifest.source = source.origin
         if plan.convert != nil {
-            manifest.derivedFrom = entries
+            manifest.derivedFrom = .init(files: Dictionary(entries.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a }))
             let problems = InstalledModel(manifest: manifest, directory: assembled).verify(checksums: false)
             guard problems.isEmpty else {
                 try? fm.removeItem(at: assembled)
@@ -168,8 +168,15 @@ public struct ModelInstaller: Sendable {
     /// Whether the installed model has every file of the plan, of the same size and (where the
     /// source gives one) the same sha256: nothing to download, whatever commit the source is at now.
     static func holds(_ model: InstalledModel, _ plan: Plan) -> Bool {
-        let entries = Dictionary((model.manifest.derivedFrom ?? model.manifest.files).map { ($0.path, $0) },
-                                 uniquingKeysWith: { a, _ in a })
+        if plan.convert != nil {
+            // A converted model: the files it was made from, by sha256 where the source gives one.
+            guard let sources = model.manifest.derivedFrom?.files else { return false }
+            return plan.files.allSatisfy { remote, name in
+                guard let sha = sources[name] else { return false }
+                return remote.sha256.map { $0.lowercased() == sha } ?? true
+            }
+        }
+        let entries = Dictionary(model.manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         return plan.files.allSatisfy { remote, name in
             guard let entry = entries[name] else { return plan.optional.contains(name) }
             guard Int64(entry.bytes) == remote.bytes else { return false }

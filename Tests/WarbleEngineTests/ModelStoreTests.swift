@@ -74,3 +74,19 @@ import Testing
         #expect(problems.first?.message.contains("not a valid manifest") == true)
     }
 }
+
+/// The int8 installer's manifests (tools/whisper/quantize_int8.py) name the f32 model they were made
+/// from as `derivedFrom: {id, files: {name: sha256}}`: the store reads them.
+@Suite struct DerivedManifestTests {
+    @Test func int8ManifestsRead() throws {
+        let json = """
+            {"id": "whisper-tiny.en-int8", "family": "whisper", "licence": "MIT", "source": "x", "sampleRate": 16000,
+             "languages": ["en"], "voices": [], "files": [], "quantization": "int8-dynamic",
+             "derivedFrom": {"id": "whisper-tiny.en", "files": {"encoder.onnx": "ab", "decoder.onnx": "cd"}}}
+            """
+        let manifest = try JSONDecoder().decode(ModelManifest.self, from: Data(json.utf8))
+        #expect(manifest.derivedFrom == .init(id: "whisper-tiny.en", files: ["encoder.onnx": "ab", "decoder.onnx": "cd"]))
+        let again = try JSONDecoder().decode(ModelManifest.self, from: JSONEncoder().encode(manifest))
+        #expect(again == manifest)
+    }
+}

@@ -46,10 +46,22 @@ public struct ModelManifest: Sendable, Equatable, Codable {
     public var files: [File]
     /// Family-specific settings.
     public var config: JSONValue?
-    /// For a model converted on install: the files it was made from (as the source gave them) and
-    /// the converter, so that a pull can tell an install of the same source files apart.
-    public var derivedFrom: [File]?
+    /// For a model made from others on install: what it was made from, so that a pull can tell an
+    /// install of the same source files apart (and the int8 installer, the f32 model it quantised).
+    public var derivedFrom: Derivation?
+    /// The tool that made it (a pull's conversion).
     public var converter: String?
+
+    /// `{"id": the model it came from (if one), "files": {source file: sha256}}`.
+    public struct Derivation: Sendable, Equatable, Codable {
+        public var id: String?
+        public var files: [String: String]
+
+        public init(id: String? = nil, files: [String: String]) {
+            self.id = id
+            self.files = files
+        }
+    }
 
     public init(id: String, family: String, displayName: String? = nil, licence: String, source: String, sampleRate: Int,
                 languages: [String], voices: [Voice] = [], files: [File], config: JSONValue? = nil) {
