@@ -80,6 +80,7 @@ public struct ModelInstaller: Sendable {
 
         let total = plan.files.reduce(Int64(0)) { $0 + $1.remote.bytes }
         var done: Int64 = 0
+        var digests: [String: String] = [:]
         for (remote, name) in plan.files {
             try Task.checkCancellation()
             let partial = staging.appendingPathComponent(Self.flatName(name) + ".incomplete")
@@ -88,7 +89,7 @@ public struct ModelInstaller: Sendable {
                 progress(Progress(file: name, fileBytes: bytes, fileTotal: remote.bytes, bytes: before + bytes, total: total))
             }
             do {
-                try Self.verify(partial, against: remote)
+                digests[name] = try Self.verify(partial, against: remote)
             } catch {
                 try? fm.removeItem(at: partial)
                 throw error
@@ -105,8 +106,7 @@ public struct ModelInstaller: Sendable {
             let target = building.appendingPathComponent(name)
             try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
             try fm.moveItem(at: staging.appendingPathComponent(Self.flatName(name) + ".incomplete"), to: target)
-            let sha = try remote.sha256 ?? SHA256.hex(ofFile: target)
-            entries.append(ModelManifest.File(path: name, sha256: sha, bytes: Int(remote.bytes)))
+            entries.append(ModelManifest.File(path: name, sha256: digests[name]!, bytes: Int(remote.bytes)))
         }
         var assembled = building
         if let convert = plan.convert {
@@ -187,35 +187,36 @@ public struct ModelInstaller: Sendable {
     /// A file's name in the staging directory: its path with `/` made `%2F` (one flat directory).
     static func flatName(_ name: String) -> String { name.replacingOccurrences(of: "/", with: "%2F") }
 
-    /// Size, then sha256 and md5 where known: a clear error naming both values on a mismatch.
-    static func verify(_ url: URL, against remote: RemoteFile) throws {
+    /// Size, then sha256 and md5 where known: a clear error naming both values on a mismatch. Returns
+    /// the file's sha256 (computed in the same pass, for the manifest).
+    static func verify(_ url: URL, against remote: RemoteFile) throws -> String {
         let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? -1
         guard size == remote.bytes else {
             throw ModelInstallError("\(remote.path) arrived with \(size) bytes, but the source lists \(remote.bytes); "
                 + "the partial file was deleted: pull again")
         }
-        guard remote.sha256 != nil || remote.md5 != nil else { return }
         let handle = try FileHandle(forReadingFrom: url)
         defer { try? handle.close() }
         var sha = SHA256(), md5 = MD5()
         while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {
-            if remote.sha256 != nil { sha.update(block) }
+            sha.update(block)
             if remote.md5 != nil { md5.update(block) }
         }
+        let got = sha.finalizeHex()
         if let expected = remote.sha256?.lowercased() {
-            let got = sha.finalizeHex()
             guard got == expected else {
                 throw ModelInstallError("\(remote.path) is corrupt: its sha256 is \(got), the source says \(expected); "
                     + "the file was deleted: pull again (if it repeats, the source or a proxy on the way is damaging it)")
             }
         }
         if let expected = remote.md5?.lowercased() {
-            let got = md5.finalizeHex()
-            guard got == expected else {
-                throw ModelInstallError("\(remote.path) is corrupt: its md5 is \(got), the catalogue says \(expected); "
+            let md5Hex = md5.finalizeHex()
+            guard md5Hex == expected else {
+                throw ModelInstallError("\(remote.path) is corrupt: its md5 is \(md5Hex), the catalogue says \(expected); "
                     + "the file was deleted: pull again")
             }
         }
+        return got
     }
 
     /// Enough free space for what is still to come (and 64 MiB to spare), or a clear error.
