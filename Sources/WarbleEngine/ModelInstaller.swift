@@ -168,16 +168,15 @@ public struct ModelInstaller: Sendable {
     /// Whether the installed model has every file of the plan, of the same size and (where the
     /// source gives one) the same sha256: nothing to download, whatever commit the source is at now.
     static func holds(_ model: InstalledModel, _ plan: Plan) -> Bool {
-        if plan.convert != nil {
-            // A converted model: the files it was made from, by sha256 where the source gives one.
-            guard let sources = model.manifest.derivedFrom?.files else { return false }
-            return plan.files.allSatisfy { remote, name in
-                guard let sha = sources[name] else { return false }
-                return remote.sha256.map { $0.lowercased() == sha } ?? true
-            }
-        }
+        // A converted model names the files it was made from (`derivedFrom`); a model installed
+        // without conversion (the set-up's copy of a voice a pull would split) holds them itself.
+        let sources = model.manifest.derivedFrom?.files
         let entries = Dictionary(model.manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         return plan.files.allSatisfy { remote, name in
+            if let sources {
+                guard let sha = sources[name] else { return plan.optional.contains(name) }
+                return remote.sha256.map { $0.lowercased() == sha } ?? true
+            }
             guard let entry = entries[name] else { return plan.optional.contains(name) }
             guard Int64(entry.bytes) == remote.bytes else { return false }
             return remote.sha256.map { $0.lowercased() == entry.sha256 } ?? true
@@ -259,10 +258,11 @@ final class ModelLock: @unchecked Sendable {
     private init(handle: FileHandle) { self.handle = handle }
 
     static func acquire(_ url: URL, waiting: () -> Void) async throws -> ModelLock {
-        if !FileManager.default.fileExists(atPath: url.path) {
-            _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        }
-        let handle = try FileHandle(forWritingTo: url)
+        // open(2) with O_CREAT, never FileManager.createFile: that writes a new file and renames it
+        // over the path, so two pulls starting together could each lock a file of their own.
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw ModelInstallError("could not open \(url.path) (errno \(errno))") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var told = false
         while flock(handle.fileDescriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {

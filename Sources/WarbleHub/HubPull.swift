@@ -5,7 +5,8 @@ import WarbleEngine
 public struct HubPull: Sendable {
     public let client: HubClient
     public let installer: ModelInstaller
-    /// For families converted on pull (Whisper).
+    /// The project's Python tools, for the conversions on pull (Whisper's, Piper's split, Kokoro's
+    /// fused operators).
     public let tools: ConversionTools?
 
     public init(client: HubClient, installer: ModelInstaller, tools: ConversionTools? = nil) {
@@ -38,7 +39,7 @@ public struct HubPull: Sendable {
                 throw HubError(.unexpected, "\(PiperVoiceCatalogue.repo) gave no commit (X-Repo-Commit) for its catalogue")
             }
             let source = HubModelSource(client: client, repo: PiperVoiceCatalogue.repo, commit: commit)
-            let plan = try await PiperVoiceCatalogue.plan(voice, source: source)
+            let plan = try await PiperVoiceCatalogue.plan(voice, source: source, tools: tools)
             return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
         case "kokoro":
             let commit = try await client.metadata(repo: KokoroHubCatalogue.repo, revision: reference.revision,
@@ -48,7 +49,7 @@ public struct HubPull: Sendable {
             }
             let source = HubModelSource(client: client, repo: KokoroHubCatalogue.repo, commit: commit)
             let files = try await client.tree(repo: KokoroHubCatalogue.repo, revision: commit)
-            let plan = try KokoroHubCatalogue.plan(files: files, variant: reference.variant)
+            let plan = try KokoroHubCatalogue.plan(files: files, variant: reference.variant, tools: tools)
             return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
         case "whisper":
             let repo = WhisperHubCatalogue.repo(size: reference.name)

@@ -27,7 +27,15 @@ public enum KokoroHubCatalogue {
         return variant == defaultVariant ? "kokoro-v1.0" : "kokoro-v1.0-\(variant)"
     }
 
-    public static func plan(files: [HubClient.TreeEntry], variant: String?) throws -> ModelInstaller.Plan {
+    static let fuser = "tools/models/fuse_kokoro.py"
+
+    /// The plan of `variant` from the repository's file list. With the project's tools the model's
+    /// Snake activations and AdaIN blocks are fused into Warble's operators on pull
+    /// (tools/models/fuse_kokoro.py, as the set-up does for its int8 model), written beside the
+    /// published graph as `….warble.onnx`; where nothing fuses, or without the tools, the published
+    /// graph runs and the manifest's notes say why.
+    public static func plan(files: [HubClient.TreeEntry], variant: String?, tools: ConversionTools?,
+                            id: String? = nil) throws -> ModelInstaller.Plan {
         let variant = variant ?? defaultVariant
         guard let modelPath = variants[variant] else {
             throw HubError(.notFound, "Kokoro v1.0 has no variant '\(variant)'")
@@ -50,11 +58,32 @@ public enum KokoroHubCatalogue {
             voices.append((name, entry))
         }
         guard !voices.isEmpty else { throw HubError(.notFound, "\(repo) lists no voices/*.bin") }
-        let id = modelID(variant: variant)
+        let id = id ?? modelID(variant: variant)
+        let fused = String(modelPath.dropLast(".onnx".count)) + ".warble.onnx"
         let plannedFiles = [(model.remoteFile, modelPath), (tokenizer.remoteFile, "tokenizer.json")]
             + voices.map { ($0.entry.remoteFile, $0.entry.path) }
         let names = voices.map(\.name)
-        return ModelInstaller.Plan(id: id, files: plannedFiles) { _, entries in
+        return ModelInstaller.Plan(id: id, files: plannedFiles, convert: { downloaded, output in
+            try ConversionSteps.carryOver(downloaded, into: output)
+            var failure: (any Error)?
+            if let tools {
+                do {
+                    let counts = try JSONDecoder().decode([String: Int].self, from: try await tools.run(fuser, [
+                        output.appendingPathComponent(modelPath).path, output.appendingPathComponent(fused).path]))
+                    if counts.values.reduce(0, +) > 0 { return }
+                    try ConversionSteps.leave("runs as published, without Warble's fused operators: \(fuser) found no "
+                        + "Snake activation or AdaIN block it knows in \(modelPath)", in: output)
+                    return
+                } catch {
+                    failure = error
+                }
+            }
+            try ConversionSteps.leave(ConversionSteps.note("runs as published, without Warble's fused operators",
+                                                           script: fuser, error: failure), in: output)
+        }, manifest: { directory, downloadedEntries in
+            let notes = ConversionSteps.takeNotes(in: directory)
+            let isFused = FileManager.default.fileExists(atPath: directory.appendingPathComponent(fused).path)
+            let entries = try downloadedEntries + (isFused ? [ModelManifest.File(hashing: directory.appendingPathComponent(fused), as: fused)] : [])
             var voiceLanguages: [String: String] = [:]
             var described: [ModelManifest.Voice] = []
             for name in names {
@@ -64,14 +93,18 @@ public enum KokoroHubCatalogue {
                 described.append(.init(id: "kokoro-\(name)", language: language.tag, gender: gender, displayName: name))
             }
             let config = KokoroConfiguration(
-                model: modelPath, vocab: "tokenizer.json", voices: Dictionary(uniqueKeysWithValues: names.map { ($0, "voices/\($0).bin") }),
+                model: isFused ? fused : modelPath, vocab: "tokenizer.json", voices: Dictionary(uniqueKeysWithValues: names.map { ($0, "voices/\($0).bin") }),
+                warbleOperators: isFused,
                 espeakVoice: "en-us", defaultVoice: names.contains("af_heart") ? "af_heart" : names.first { $0.hasPrefix("a") } ?? names[0],
                 voiceLanguages: voiceLanguages)
-            return ModelManifest(
+            var manifest = ModelManifest(
                 id: id, family: "kokoro", displayName: "Kokoro 82M v1.0 (\(variant))",
                 licence: "Apache-2.0 (Kokoro-82M weights and voices, hexgrad; ONNX export, onnx-community)",
                 source: "", sampleRate: 24000, languages: Array(Set(described.map(\.language))).sorted(), voices: described,
                 files: entries, config: try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(config)))
-        }
+            manifest.converter = isFused ? fuser : nil
+            manifest.notes = notes.isEmpty ? nil : notes
+            return manifest
+        })
     }
 }

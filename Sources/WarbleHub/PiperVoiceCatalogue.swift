@@ -100,8 +100,11 @@ public struct PiperVoiceCatalogue: Sendable {
 
     /// The install plan of `voice` from `source` (pinned to the catalogue's commit): its model, its
     /// configuration and model card, checked against the catalogue's sizes and md5 digests and the
-    /// Hub's sha256. The voice runs whole (the encoder/decoder split of the set-up is not made).
-    public static func plan(_ voice: Voice, source: HubModelSource) async throws -> ModelInstaller.Plan {
+    /// Hub's sha256. With the project's tools the voice is split at its decoder input on pull, as
+    /// the set-up splits its default voice (tools/models/split_piper.py: streaming inside an
+    /// utterance); without them, or when a graph cannot be split, it runs whole and the manifest's
+    /// notes say why. A multi-speaker voice offers each speaker as a voice of its own, `KEY:SPEAKER`.
+    public static func plan(_ voice: Voice, source: HubModelSource, tools: ConversionTools?) async throws -> ModelInstaller.Plan {
         guard let model = voice.modelPath, let config = voice.configPath else {
             throw HubError(.unexpected, "\(repo): voice \(voice.key) lists no .onnx and .onnx.json files")
         }
@@ -115,23 +118,53 @@ public struct PiperVoiceCatalogue: Sendable {
             remote.md5 = listed.md5Digest?.lowercased()
             files.append((remote, name))
         }
-        let key = voice.key
-        return ModelInstaller.Plan(id: "piper-\(key)", files: files, optional: ["MODEL_CARD"]) { directory, entries in
-            let configURL = directory.appendingPathComponent("config.json")
+        return piperPlan(id: "piper-\(voice.key)", key: voice.key, language: voice.languageTag, files: files, tools: tools)
+    }
+
+    /// The plan of a Piper voice whose files are `model.onnx`, `config.json` and maybe `MODEL_CARD`
+    /// (from the catalogue, or from any repository laid out as one voice).
+    static func piperPlan(id: String, key: String, language: String, files: [(remote: RemoteFile, name: String)],
+                          tools: ConversionTools?) -> ModelInstaller.Plan {
+        ModelInstaller.Plan(id: id, files: files, optional: ["MODEL_CARD"], convert: { downloaded, output in
+            try await PiperSplitting.convert(downloaded, into: output, tools: tools)
+        }, manifest: { directory, _ in
             let configuration: PiperConfiguration
             do {
-                configuration = try JSONDecoder().decode(PiperConfiguration.self, from: Data(contentsOf: configURL))
+                configuration = try JSONDecoder().decode(PiperConfiguration.self,
+                                                         from: Data(contentsOf: directory.appendingPathComponent("config.json")))
             } catch {
-                throw HubError(.unexpected, "\(config) is not a Piper voice configuration: \(error)")
+                throw HubError(.unexpected, "the configuration of \(key) is not a Piper voice configuration: \(error)")
             }
             let card = (try? String(contentsOf: directory.appendingPathComponent("MODEL_CARD"), encoding: .utf8)) ?? ""
-            let files = PiperModelConfiguration(config: "config.json", model: "model.onnx")
-            return ModelManifest(
-                id: "piper-\(key)", family: "piper", displayName: "Piper \(key)", licence: licence(card: card),
-                source: "", sampleRate: configuration.audio.sampleRate, languages: [voice.languageTag],
-                voices: [.init(id: key, language: voice.languageTag, displayName: key)], files: entries,
+            let (split, notes) = try PiperSplitting.outcome(in: directory)
+            let speakers = Self.speakers(configuration)
+            var voices: [ModelManifest.Voice] = [.init(id: key, language: language, displayName: key)]
+            var voiceSpeakers: [String: String] = [:]
+            for speaker in speakers {
+                voices.append(.init(id: "\(key):\(speaker)", language: language, displayName: "\(key) speaker \(speaker)"))
+                voiceSpeakers["\(key):\(speaker)"] = speaker
+            }
+            let names = ["model.onnx", "config.json", "MODEL_CARD"] + (split.map { [$0.encoder, $0.decoder] } ?? [])
+            let entries = try names.filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+                .map { try ModelManifest.File(hashing: directory.appendingPathComponent($0), as: $0) }
+            let files = PiperModelConfiguration(config: "config.json", model: "model.onnx", split: split,
+                                                voiceSpeakers: voiceSpeakers.isEmpty ? nil : voiceSpeakers)
+            var manifest = ModelManifest(
+                id: id, family: "piper", displayName: "Piper \(key)", licence: licence(card: card),
+                source: "", sampleRate: configuration.audio.sampleRate, languages: [language],
+                voices: voices, files: entries,
                 config: try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(files)))
-        }
+            manifest.converter = split == nil ? nil : PiperSplitting.script
+            manifest.notes = notes.isEmpty ? nil : notes
+            return manifest
+        })
+    }
+
+    /// A multi-speaker voice's speakers by name (by number when it names none); empty for one speaker.
+    static func speakers(_ configuration: PiperConfiguration) -> [String] {
+        if let map = configuration.speakerIDMap, map.count > 1 { return map.sorted { $0.value < $1.value }.map(\.key) }
+        let count = configuration.numSpeakers ?? 1
+        return count > 1 ? (0..<count).map(String.init) : []
     }
 
     /// Piper's code and voices are MIT; each voice's training data has its own licence, which its

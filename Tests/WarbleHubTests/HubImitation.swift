@@ -111,11 +111,16 @@ final class HubImitation: @unchecked Sendable {
     }
 
     /// Pulls a test voice (the fake one unless asked) into `store` through a client of `environment`.
-    static func pull(_ environment: HubEnvironment, into store: ModelStore, key: String = fakeKey,
+    /// The project's Python tools (for the conversions on pull).
+    static let tools = ConversionTools(root: root, python: root.appendingPathComponent(".venv/bin/python"))
+
+    /// Pulls the Piper voice `key`; without `tools` (the default) no conversion is tried, so the
+    /// fault tests' random-byte voice is installed as served.
+    static func pull(_ environment: HubEnvironment, into store: ModelStore, key: String = fakeKey, tools: ConversionTools? = nil,
                      progress: @escaping @Sendable (ModelInstaller.Progress) -> Void = { _ in },
                      waiting: @escaping @Sendable () -> Void = {}) async throws -> ModelInstaller.Outcome {
         try await HubClient.with(environment: environment) { client in
-            try await HubPull(client: client, installer: ModelInstaller(store: store))
+            try await HubPull(client: client, installer: ModelInstaller(store: store), tools: tools)
                 .pull(ModelReference(parsing: "piper:\(key)"), waiting: waiting, progress: progress)
         }
     }

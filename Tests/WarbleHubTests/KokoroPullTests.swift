@@ -16,7 +16,8 @@ import WarblePhonemes
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }
         let outcome = try await HubClient.with(environment: hub.environment()) { client in
-            try await HubPull(client: client, installer: ModelInstaller(store: store)).pull(ModelReference(parsing: "kokoro-v1.0"))
+            try await HubPull(client: client, installer: ModelInstaller(store: store), tools: HubImitation.tools)
+                .pull(ModelReference(parsing: "kokoro-v1.0"))
         }
         guard case .installed(let model) = outcome else { Issue.record("expected an install, got \(outcome)"); return }
         #expect(model.manifest.id == "kokoro-v1.0" && model.manifest.family == "kokoro")
@@ -25,6 +26,11 @@ import WarblePhonemes
         #expect(voices["kokoro-am_kumo"]?.language == "en-US" && voices["kokoro-am_kumo"]?.gender == "male")
         #expect(voices["kokoro-jf_alpha"]?.language == "ja" && voices["kokoro-jf_alpha"]?.gender == "female")
         #expect(model.manifest.files.contains { $0.path == "onnx/model_quantized.onnx" })
+        // Fused on pull into Warble's operators, as the set-up fuses its int8 model.
+        let config = try ModelConfigurationReader.decode(KokoroConfiguration.self, from: model.manifest)
+        #expect(config.model == "onnx/model_quantized.warble.onnx" && config.warbleOperators)
+        #expect(model.manifest.converter == "tools/models/fuse_kokoro.py" && model.manifest.notes == nil)
+        #expect(model.manifest.files.contains { $0.path == "onnx/model_quantized.warble.onnx" })
         // The listing came in pages (Link: rel="next" followed to the end).
         let pages = try await hub.log().filter { $0.path.contains("/api/models/onnx-community/Kokoro-82M-v1.0-ONNX/tree/") }
         #expect(pages.count > 3, "\(pages.count) tree requests")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WarbleEngine
 import WarbleHub
+import WarbleModels
 import WarblePhonemes
 
 /// `warble models pull` against the Hub imitation (tools/hub/hub_server.py) serving the installed
@@ -26,11 +27,12 @@ import WarblePhonemes
         #expect(leftovers.isEmpty)
     }
 
+    /// With the project's tools, the voice is split on pull as the set-up splits it.
     @Test func pullInstallsAVoiceThatSpeaks() async throws {
         let hub = try HubImitation()
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }
-        let outcome = try await HubImitation.pull(hub.environment(), into: store, key: HubImitation.voiceKey)
+        let outcome = try await HubImitation.pull(hub.environment(), into: store, key: HubImitation.voiceKey, tools: HubImitation.tools)
         guard case .installed(let model) = outcome else { Issue.record("expected an install, got \(outcome)"); return }
         // The Hub's sha256 is the one the set-up recorded for the same file.
         let setUp = try ModelStore().model(Self.realID)
@@ -42,6 +44,13 @@ import WarblePhonemes
         #expect(model.manifest.licence.contains("CC0-1.0"))
         #expect(model.manifest.voices.map(\.id) == [HubImitation.voiceKey])
         #expect(model.manifest.sampleRate == 22050 && model.manifest.languages == ["en-US"])
+        #expect(model.manifest.files.map(\.path).sorted() == ["MODEL_CARD", "config.json", "decoder.onnx", "encoder.ort", "model.onnx"])
+        #expect(model.manifest.converter == "tools/models/split_piper.py" && model.manifest.notes == nil)
+        #expect(model.manifest.derivedFrom?.files.keys.sorted() == ["MODEL_CARD", "config.json", "model.onnx"])
+        let split = try #require(try ModelConfigurationReader.decode(PiperModelConfiguration.self, from: model.manifest).split)
+        #expect(split == (try ModelConfigurationReader.decode(PiperModelConfiguration.self, from: setUp.manifest).split))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: model.directory.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
 
         let engine = Engine(store: store, phonemizer: EspeakPhonemizer(), configuration: .init(threads: 1))
         var samples: [Float] = []
@@ -218,6 +227,50 @@ import WarblePhonemes
         guard case .alreadyInstalled(let model) = outcome else { Issue.record("expected already installed, got \(outcome)"); return }
         #expect(model.manifest == setUp.manifest)
         #expect(try await hub.log().allSatisfy { $0.method == "HEAD" || $0.path.hasSuffix("voices.json") })
+    }
+
+    /// A multi-speaker voice offers each speaker as a voice (`KEY:SPEAKER`); its graph does not split
+    /// (the speaker gain sits after the decoder input), so it runs whole and the manifest says why.
+    @Test func aMultiSpeakerVoiceOffersItsSpeakersAsVoices() async throws {
+        let hub = try HubImitation()
+        let store = try HubImitation.home()
+        defer { try? FileManager.default.removeItem(at: store.home) }
+        let key = "en_US-twospeakers-medium"
+        let outcome = try await HubImitation.pull(hub.environment(), into: store, key: key, tools: HubImitation.tools)
+        guard case .installed(let model) = outcome else { Issue.record("expected an install, got \(outcome)"); return }
+        #expect(model.manifest.voices.map(\.id) == [key, "\(key):alice", "\(key):bob"])
+        #expect(model.manifest.files.map(\.path).sorted() == ["MODEL_CARD", "config.json", "model.onnx"])
+        #expect(model.manifest.converter == nil)
+        #expect(model.manifest.notes?.first?.contains("runs whole") == true
+            && model.manifest.notes?.first?.contains("split_piper.py failed") == true, "\(model.manifest.notes ?? [])")
+        #expect(model.verify(checksums: true).isEmpty)
+
+        let engine = Engine(store: store, phonemizer: EspeakPhonemizer(), configuration: .init(threads: 1))
+        #expect(await engine.voices.map(\.id).contains("\(key):bob"))
+        func speak(_ voice: String) async throws -> [Float] {
+            var samples: [Float] = []
+            let request = SynthesisRequest(text: "Two speakers share one voice.", voice: voice,
+                                           controls: VoiceControls(noiseScale: 0, noiseW: 0))
+            for try await chunk in engine.synthesize(request) { samples += chunk.samples }
+            return samples
+        }
+        let alice = try await speak("\(key):alice"), bob = try await speak("\(key):bob"), first = try await speak(key)
+        #expect(alice.count > 11025 && alice.count == bob.count)
+        // The fixture's speaker gain is 1 + sid / 2: bob is alice 1.5 times as loud; the key alone is speaker 0.
+        let error = zip(alice, bob).map { abs($0 * 1.5 - $1) }.max() ?? 1
+        #expect(error < 1e-4, "bob differs from 1.5 × alice by \(error)")
+        #expect(first == alice)
+    }
+
+    /// Without the tools the voice is installed whole and the manifest says what the split needs.
+    @Test func withoutTheToolsAVoiceRunsWholeAndSaysWhy() async throws {
+        let hub = try HubImitation()
+        let store = try HubImitation.home()
+        defer { try? FileManager.default.removeItem(at: store.home) }
+        let outcome = try await HubImitation.pull(hub.environment(), into: store)
+        guard case .installed(let model) = outcome else { Issue.record("expected an install, got \(outcome)"); return }
+        let note = try #require(model.manifest.notes?.first)
+        #expect(note.contains("runs whole") && note.contains("scripts/python-env.sh") && note.contains("WARBLE_SOURCE_ROOT"), "\(note)")
     }
 
     @Test func removeDeletesTheModel() async throws {

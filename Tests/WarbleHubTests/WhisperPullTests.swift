@@ -9,7 +9,7 @@ import WarbleModels
 /// of the set-up) and converted on pull by tools/whisper/convert_ct2.py: it transcribes, records what
 /// it was made from, and a second pull downloads nothing; without the tools it says how to get them.
 @Suite(.serialized) struct WhisperPullTests {
-    static let tools = ConversionTools(root: HubImitation.root, python: HubImitation.root.appendingPathComponent(".venv/bin/python"))
+    static let tools = HubImitation.tools
 
     func pull(_ hub: HubImitation, _ store: ModelStore, tools: ConversionTools?) async throws -> ModelInstaller.Outcome {
         try await HubClient.with(environment: hub.environment()) { client in

@@ -2,7 +2,8 @@
 """Fixtures for the model-pull tests (Tests/WarbleHubTests): OUTDIR/tree, laid out as the Hub's
 rhasspy/piper-voices with the installed default voice (piper-en_US-joe-medium from scripts/setup.sh)
 and en_US-fake-medium, 4 MB of seeded random bytes with the same configuration (quick transfers for
-the fault tests); and as onnx-community/Kokoro-82M-v1.0-ONNX from the installed kokoro-v1.0-int8
+the fault tests), and en_US-twospeakers-medium, the two-speaker voice tools/voices/make_fixtures.py
+makes from the default voice (speakers alice and bob, bob 1.5 times as loud); and as onnx-community/Kokoro-82M-v1.0-ONNX from the installed kokoro-v1.0-int8
 (make_kokoro_repo.py; jm_kumo's table also as am_kumo); and as Systran/faster-whisper-tiny.en from the
 CTranslate2 files tools/whisper/install.sh keeps in $WARBLE_HOME/cache/whisper-ct2/whisper-tiny.en.
 tools/hub/hub_server.py serves it.
@@ -10,6 +11,7 @@ tools/hub/hub_server.py serves it.
     make_fixtures.py OUTDIR
 """
 
+import json
 import os
 import shutil
 import subprocess
@@ -35,7 +37,17 @@ def main(argv):
         sys.exit(f"hub fixtures: {model} is missing; run scripts/setup.sh")
     tree = os.path.join(out, "tree")
     shutil.rmtree(tree, ignore_errors=True)
+    sys.path.insert(0, os.path.join(HERE, "..", "voices"))
+    from pathlib import Path
+
+    import make_fixtures as voice_fixtures  # tools/voices/make_fixtures.py
+
+    model_dir = Path(model).parent
+    two = Path(out) / "two-speakers"
+    config = json.loads((model_dir / "config.json").read_text())
+    voice_fixtures.write_two_speakers(model_dir, config, two, 2, "Two speakers share one voice.")
     subprocess.run([sys.executable, os.path.join(HERE, "make_piper_repo.py"), tree, f"{model}=en_US-joe-medium",
+                    f"{two / 'two-speakers.onnx'}=en_US-twospeakers-medium",
                     "--fake", "en_US-fake-medium=4000000"], check=True)
     subprocess.run([sys.executable, os.path.join(HERE, "make_kokoro_repo.py"), tree,
                     os.path.join(warble_home(), "models", "kokoro-v1.0-int8"), "--as-voice", "jm_kumo=am_kumo"], check=True)

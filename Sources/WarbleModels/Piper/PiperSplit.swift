@@ -44,11 +44,16 @@ public struct PiperModelConfiguration: Sendable, Equatable, Codable {
     public var model: String
     /// The encoder/decoder split, when the set-up made one.
     public var split: PiperSplit?
+    /// A multi-speaker voice's speakers offered as voices: voice id → speaker (a name of the
+    /// voice's speaker map).
+    public var voiceSpeakers: [String: String]?
 
-    public init(config: String = "config.json", model: String = "model.onnx", split: PiperSplit? = nil) {
+    public init(config: String = "config.json", model: String = "model.onnx", split: PiperSplit? = nil,
+                voiceSpeakers: [String: String]? = nil) {
         self.config = config
         self.model = model
         self.split = split
+        self.voiceSpeakers = voiceSpeakers
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,7 +61,8 @@ public struct PiperModelConfiguration: Sendable, Equatable, Codable {
         config = try c.decodeIfPresent(String.self, forKey: .config) ?? "config.json"
         model = try c.decodeIfPresent(String.self, forKey: .model) ?? "model.onnx"
         split = try c.decodeIfPresent(PiperSplit.self, forKey: .split)
+        voiceSpeakers = try c.decodeIfPresent([String: String].self, forKey: .voiceSpeakers)
     }
 
-    private enum CodingKeys: String, CodingKey { case config, model, split }
+    private enum CodingKeys: String, CodingKey { case config, model, split, voiceSpeakers }
 }

@@ -34,6 +34,8 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     public let noiseW: Float
 
     private let priming: PiperDecoderPriming?
+    /// Voice id → speaker, for a multi-speaker voice whose speakers are offered as voices.
+    private let voiceSpeakers: [String: String]
     private let ids: PiperPhonemeEncoder
     private let phonemizer: any Phonemizer
 
@@ -74,6 +76,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
             priming = nil
         }
         self.split = split
+        voiceSpeakers = files.voiceSpeakers ?? [:]
         for name in ["input", "input_lengths", "scales"] where inputs.input(named: name) == nil {
             throw ModelError(.badModel, "\(modelURL.path) has no input '\(name)': it is not a Piper voice")
         }
@@ -105,13 +108,13 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         }
         let phonemes = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
         let weights = Self.wordWeights(phonemes)
+        let controls = controls(of: voice)
         guard let split, let encoder, let decoder else {
             let samples = try cancel.withRunOptions {
-                try synthesize(phonemes: phonemes, rate: rate, controls: voice.controls, options: $0)
+                try synthesize(phonemes: phonemes, rate: rate, controls: controls, options: $0)
             }
             return WholeRendering(RenderedUtterance(samples: samples, wordWeights: weights))
         }
-        let controls = voice.controls
         let natural = controls.lengthScale.map(Float.init) ?? configuration.inference.lengthScale
         let z = try cancel.withRunOptions { options in
             try Self.latent(at: rate, natural: natural) { scale in
@@ -126,6 +129,13 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         return PiperWindowedRendering(z: try z.scalars(as: Float.self), channels: z.shape[1], frames: z.shape[2],
                                       split: split, decoder: decoder, priming: priming, wordWeights: weights,
                                       firstWindow: utterance.opensRequest ? 32 : PiperWindowedRendering.maximumWindow)
+    }
+
+    /// The voice's controls, with the speaker its id names when the request names none.
+    func controls(of voice: RenderVoice) -> VoiceControls {
+        var controls = voice.controls
+        if controls.speaker == nil { controls.speaker = voiceSpeakers[voice.id] }
+        return controls
     }
 
     /// Audio for a phoneme string (IPA as espeak-ng writes it, punctuation kept), in one pass.

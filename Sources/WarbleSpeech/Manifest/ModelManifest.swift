@@ -51,6 +51,8 @@ public struct ModelManifest: Sendable, Equatable, Codable {
     public var derivedFrom: Derivation?
     /// The tool that made it (a pull's conversion).
     public var converter: String?
+    /// What the install could not do and the user should know (a Piper voice left unsplit, say).
+    public var notes: [String]?
 
     /// `{"id": the model it came from (if one), "files": {source file: sha256}}`.
     public struct Derivation: Sendable, Equatable, Codable {
