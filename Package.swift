@@ -98,6 +98,7 @@ let package = Package(
                 "WarbleEngine", "WarbleModels", .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
+            resources: [.copy("Catalogue/models.json")],
             swiftSettings: strict
         ),
 

@@ -242,6 +242,7 @@ pull_env=(env "WARBLE_HOME=$work/pulled" "WARBLE_ORT_LIBRARY=$real_home/lib/libo
 check "models pull: a Piper voice from the Hub (resumed after a dropped transfer) that say speaks" bash -c "
     ${pull_env[*]} '$warble' models pull piper:en_US-joe-medium 2> '$work/pull.err' &&
     grep -q 'installed piper-en_US-joe-medium' '$work/pull.err' &&
+    [[ -f '$work/pulled/models/piper-en_US-joe-medium/encoder.ort' ]] &&
     curl -s '$hub/_test/log' | python3 -c 'import json, sys; log = json.load(sys.stdin); sys.exit(0 if any((e.get(\"range\") or \"\").startswith(\"bytes=\") for e in log) else 1)' &&
     ${pull_env[*]} '$warble' say -q 'Pulled from the hub.' --voice en_US-joe-medium -o '$work/pulled.wav' &&
     python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) > 0.5 else 1)' \$(soxi -D '$work/pulled.wav') &&
@@ -265,7 +266,23 @@ check "models pull: bad references, unknown voices and offline are clear errors"
     ! ${pull_env[*]} '$warble' models pull joe 2> '$work/e0' && grep -q 'is not a model warble can pull' '$work/e0' &&
     ! ${pull_env[*]} '$warble' models pull piper:en_US-nobody-medium 2> '$work/e1' && grep -q 'has no voice' '$work/e1' &&
     ! HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models pull piper:en_GB-alan-medium 2> '$work/e2' && grep -q 'HF_HUB_OFFLINE is set' '$work/e2' &&
-    ! ${pull_env[*]} '$warble' models pull cosyvoice3:x 2> '$work/e3' && grep -q 'cannot pull' '$work/e3'"
+    ! ${pull_env[*]} '$warble' models pull cosyvoice3:x 2> '$work/e3' && grep -q 'has no variant' '$work/e3' &&
+    ! ${pull_env[*]} '$warble' models pull hf:someone/joe-voice 2> '$work/e6' && grep -q 'with --family' '$work/e6'"
+check "models pull: a multi-speaker voice's speakers are voices; the notes say it runs whole" bash -c "
+    ${pull_env[*]} '$warble' models pull piper:en_US-twospeakers-medium 2> '$work/two.err' &&
+    grep -q 'note: piper-en_US-twospeakers-medium runs whole' '$work/two.err' &&
+    ${pull_env[*]} '$warble' voices | grep -q 'en_US-twospeakers-medium:bob' &&
+    ${pull_env[*]} '$warble' say -q 'Bob speaks.' --voice en_US-twospeakers-medium:bob -o '$work/bob.wav' &&
+    [[ \$(soxi -r '$work/bob.wav') == 22050 ]]"
+check "models pull: seed families as published, by catalogue id and by repository" bash -c "
+    ${pull_env[*]} '$warble' models pull -q cosyvoice3 2> '$work/cosy.err' &&
+    grep -q 'cannot run cosyvoice3 models yet' '$work/cosy.err' &&
+    ${pull_env[*]} '$warble' models list | grep -q '^cosyvoice3 ' &&
+    ${pull_env[*]} '$warble' models available --family cosyvoice3 | grep -q '^cosyvoice3 .*yes' &&
+    ${pull_env[*]} '$warble' models pull -q chatterbox-turbo:fp16 neucodec:int8 &&
+    ${pull_env[*]} '$warble' models verify chatterbox-turbo-fp16 | grep -q '^ok' &&
+    ${pull_env[*]} '$warble' models pull -q hf:someone/joe-voice --family piper &&
+    ${pull_env[*]} '$warble' models list | grep -q '^piper-someone--joe-voice'"
 check "models pull kokoro-v1.0 (onnx-community's layout): an American-English voice speaks English" bash -c "
     ${pull_env[*]} '$warble' models pull -q kokoro-v1.0 &&
     ${pull_env[*]} '$warble' voices | grep -q 'kokoro-am_kumo' &&

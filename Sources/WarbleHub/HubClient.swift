@@ -139,6 +139,32 @@ public final class HubClient: Sendable {
         }
     }
 
+    /// The commit `revision` of `repo` stands for now (`GET /api/models/{repo}/revision/{revision}`,
+    /// its `sha`): every file of one pull is asked for at it.
+    public func commit(repo: String, revision: String) async throws -> String {
+        try checkOnline("the revision \(revision) of \(repo)")
+        let url = "\(environment.endpoint)/api/models/\(repo)/revision/\(HubEnvironment.encode(revision, keepSlash: false))"
+        let response = try await send(request(url, method: .GET), what: "the revision \(revision) of \(repo)")
+        if let error = HubError.from(status: Int(response.status.code), errorCode: response.headers.first(name: "X-Error-Code"),
+                                     errorMessage: response.headers.first(name: "X-Error-Message"), repo: repo, path: nil,
+                                     revision: revision, environment: environment) {
+            throw error
+        }
+        struct Info: Decodable { var sha: String }
+        do {
+            let body = try await response.body.collect(upTo: 16 << 20)
+            let sha = try JSONDecoder().decode(Info.self, from: Data(body.readableBytesView)).sha
+            guard sha.count == 40, sha.allSatisfy(\.isHexDigit) else {
+                throw HubError(.unexpected, "\(repo) gave '\(sha)' as the commit of \(revision)")
+            }
+            return sha
+        } catch let error as HubError {
+            throw error
+        } catch {
+            throw HubError(.unexpected, "the model information of \(repo) does not read: \(error)")
+        }
+    }
+
     /// `GET /api/models/{repo}/tree/{revision}[/{path}]?recursive=true`, every page (`Link: rel="next"`).
     public func tree(repo: String, revision: String, path: String = "", recursive: Bool = true) async throws -> [TreeEntry] {
         try checkOnline("the file list of \(repo)")

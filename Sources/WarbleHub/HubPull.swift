@@ -1,65 +1,88 @@
 import Foundation
 import WarbleEngine
+import WarbleModels
 
-/// Pulls a model from the Hub into the store: the family's catalogue, its plan, the install.
+/// Pulls a model from the Hub into the store: its catalogue entry, its plan, the install.
 public struct HubPull: Sendable {
     public let client: HubClient
     public let installer: ModelInstaller
     /// The project's Python tools, for the conversions on pull (Whisper's, Piper's split, Kokoro's
     /// fused operators).
     public let tools: ConversionTools?
+    public let catalogue: ModelCatalogue
 
-    public init(client: HubClient, installer: ModelInstaller, tools: ConversionTools? = nil) {
+    public init(client: HubClient, installer: ModelInstaller, tools: ConversionTools? = nil) throws {
+        try self.init(client: client, installer: installer, tools: tools, catalogue: ModelCatalogue.load())
+    }
+
+    public init(client: HubClient, installer: ModelInstaller, tools: ConversionTools?, catalogue: ModelCatalogue) {
         self.client = client
         self.installer = installer
         self.tools = tools
+        self.catalogue = catalogue
     }
 
-    /// The model id `reference` installs as (without asking the Hub).
-    public static func modelID(of reference: ModelReference) -> String {
+    /// The model id `reference` installs as (without asking the Hub; an `hf:` Piper voice's id comes
+    /// from its repository name until its file is seen).
+    public func modelID(of reference: ModelReference) -> String {
+        Self.modelID(of: reference, catalogue: catalogue)
+    }
+
+    public static func modelID(of reference: ModelReference, catalogue: ModelCatalogue) -> String {
+        if let repo = reference.repo { return Self.hubID(family: reference.family, repo: repo) }
         switch reference.family {
-        case "kokoro": KokoroHubCatalogue.modelID(variant: reference.variant)
-        default: "\(reference.family)-\(reference.name)"
+        case "piper": return "piper-\(reference.name)"
+        case "whisper": return "whisper-\(reference.name)"
+        default: return catalogue.entry(reference.name)?.modelID(variant: reference.variant) ?? reference.name
         }
+    }
+
+    /// `FAMILY-OWNER--NAME` for a model pulled by repository.
+    static func hubID(family: String, repo: String) -> String {
+        "\(family)-" + repo.replacingOccurrences(of: "/", with: "--")
     }
 
     public func pull(_ reference: ModelReference, waiting: @escaping @Sendable () -> Void = {},
                      progress: @escaping @Sendable (ModelInstaller.Progress) -> Void = { _ in }) async throws -> ModelInstaller.Outcome {
+        let id = modelID(of: reference)
         if client.environment.offline {
-            if let installed = try? installer.store.model(Self.modelID(of: reference)), installed.verify(checksums: false).isEmpty {
+            if let installed = try? installer.store.model(id), installed.verify(checksums: false).isEmpty {
                 return .alreadyInstalled(installed)
             }
-            try client.checkOnline("model \(Self.modelID(of: reference)) (\(reference))")
+            try client.checkOnline("model \(id) (\(reference))")
         }
-        switch reference.family {
-        case "piper":
+        func install(_ plan: ModelInstaller.Plan, _ source: HubModelSource) async throws -> ModelInstaller.Outcome {
+            try await installer.install(plan, from: source, waiting: waiting, progress: progress)
+        }
+        if reference.family == "piper", reference.repo == nil {
             let catalogue = try await PiperVoiceCatalogue.load(client: client, store: installer.store, revision: reference.revision)
             let voice = try catalogue.voice(reference.name)
             guard let commit = catalogue.commit else {
                 throw HubError(.unexpected, "\(PiperVoiceCatalogue.repo) gave no commit (X-Repo-Commit) for its catalogue")
             }
             let source = HubModelSource(client: client, repo: PiperVoiceCatalogue.repo, commit: commit)
-            let plan = try await PiperVoiceCatalogue.plan(voice, source: source, tools: tools)
-            return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
-        case "kokoro":
-            let commit = try await client.metadata(repo: KokoroHubCatalogue.repo, revision: reference.revision,
-                                                   path: "config.json").commit
-            guard let commit else {
-                throw HubError(.unexpected, "\(KokoroHubCatalogue.repo) gave no commit (X-Repo-Commit)")
-            }
-            let source = HubModelSource(client: client, repo: KokoroHubCatalogue.repo, commit: commit)
-            let files = try await client.tree(repo: KokoroHubCatalogue.repo, revision: commit)
-            let plan = try KokoroHubCatalogue.plan(files: files, variant: reference.variant, tools: tools)
-            return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
+            return try await install(try await PiperVoiceCatalogue.plan(voice, source: source, tools: tools), source)
+        }
+        guard let entry = reference.family == "piper" || reference.family == "whisper"
+            ? catalogue.entry(family: reference.family) : catalogue.entry(reference.name) else {
+            throw HubError(.notFound, "the catalogue has no \(reference)")
+        }
+        let variantRepo = try entry.files(variant: reference.variant).repo
+        let repo = reference.repo ?? variantRepo ?? entry.repo.replacingOccurrences(of: "{size}", with: reference.name)
+        let commit = try await client.commit(repo: repo, revision: reference.revision)
+        let source = HubModelSource(client: client, repo: repo, commit: commit)
+        switch reference.family {
+        case "piper":
+            return try await install(try await HubRepositoryVoice.plan(repo: repo, source: source, tools: tools), source)
         case "whisper":
-            let repo = WhisperHubCatalogue.repo(size: reference.name)
-            let commit = try await client.metadata(repo: repo, revision: reference.revision, path: "config.json").commit
-            guard let commit else { throw HubError(.unexpected, "\(repo) gave no commit (X-Repo-Commit)") }
-            let source = HubModelSource(client: client, repo: repo, commit: commit)
-            let plan = try await WhisperHubCatalogue.plan(size: reference.name, source: source, tools: tools)
-            return try await installer.install(plan, from: source, waiting: waiting, progress: progress)
+            return try await install(try await WhisperHubCatalogue.plan(entry, id: id, source: source, tools: tools), source)
+        case "kokoro":
+            let files = try await client.tree(repo: repo, revision: commit)
+            return try await install(try KokoroHubCatalogue.plan(entry, variant: reference.variant, repo: repo, files: files,
+                                                                 tools: tools, id: id), source)
         default:
-            throw HubError(.notFound, "cannot pull '\(reference.family)' models")
+            let files = try await client.tree(repo: repo, revision: commit)
+            return try await install(try RepositoryPlan.plan(entry, variant: reference.variant, repo: repo, tree: files, id: id), source)
         }
     }
 }

@@ -2,30 +2,17 @@ import Foundation
 import WarbleEngine
 import WarbleModels
 
-/// Kokoro v1.0 as `onnx-community/Kokoro-82M-v1.0-ONNX` lays it out: `onnx/model{suffix}.onnx` (input
+/// Kokoro v1.0 as `onnx-community/Kokoro-82M-v1.0-ONNX` lays it out (its variants and licence from
+/// the catalogue): `onnx/model{suffix}.onnx` (input
 /// `input_ids`), `tokenizer.json` (the symbol vocabulary in `model.vocab`), and `voices/NAME.bin`, raw
 /// little-endian float32 [510, 256] style tables. A voice's prefix gives its language and gender.
 public enum KokoroHubCatalogue {
-    public static let repo = "onnx-community/Kokoro-82M-v1.0-ONNX"
-    public static let defaultVariant = "quantized"
-    /// Variant → model file.
-    public static let variants: [String: String] = [
-        "fp32": "onnx/model.onnx", "fp16": "onnx/model_fp16.onnx", "quantized": "onnx/model_quantized.onnx",
-        "q8f16": "onnx/model_q8f16.onnx", "q4": "onnx/model_q4.onnx", "q4f16": "onnx/model_q4f16.onnx",
-        "uint8": "onnx/model_uint8.onnx", "uint8f16": "onnx/model_uint8f16.onnx",
-    ]
     /// Voice prefix letter → (language tag, espeak-ng voice).
     static let languages: [Character: (tag: String, espeak: String)] = [
         "a": ("en-US", "en-us"), "b": ("en-GB", "en-gb"), "e": ("es", "es"), "f": ("fr", "fr-fr"), "h": ("hi", "hi"),
         "i": ("it", "it"), "j": ("ja", "ja"), "p": ("pt-BR", "pt-br"), "z": ("zh", "cmn"),
     ]
     static let styleBytes: Int64 = 510 * 256 * 4
-
-    /// `kokoro-v1.0` for the default variant, `kokoro-v1.0-VARIANT` for the others.
-    public static func modelID(variant: String?) -> String {
-        let variant = variant ?? defaultVariant
-        return variant == defaultVariant ? "kokoro-v1.0" : "kokoro-v1.0-\(variant)"
-    }
 
     static let fuser = "tools/models/fuse_kokoro.py"
 
@@ -34,11 +21,11 @@ public enum KokoroHubCatalogue {
     /// (tools/models/fuse_kokoro.py, as the set-up does for its int8 model), written beside the
     /// published graph as `….warble.onnx`; where nothing fuses, or without the tools, the published
     /// graph runs and the manifest's notes say why.
-    public static func plan(files: [HubClient.TreeEntry], variant: String?, tools: ConversionTools?,
-                            id: String? = nil) throws -> ModelInstaller.Plan {
-        let variant = variant ?? defaultVariant
-        guard let modelPath = variants[variant] else {
-            throw HubError(.notFound, "Kokoro v1.0 has no variant '\(variant)'")
+    public static func plan(_ catalogued: ModelCatalogue.Entry, variant: String?, repo: String, files: [HubClient.TreeEntry],
+                            tools: ConversionTools?, id: String) throws -> ModelInstaller.Plan {
+        let variant = variant ?? catalogued.defaultVariant ?? "default"
+        guard let modelPath = try catalogued.files(variant: variant).files.first(where: { $0.hasSuffix(".onnx") }) else {
+            throw HubError(.unexpected, "the catalogue names no .onnx file for \(catalogued.id):\(variant)")
         }
         let byPath = Dictionary(files.filter { $0.type == "file" }.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         guard let model = byPath[modelPath] else {
@@ -58,7 +45,6 @@ public enum KokoroHubCatalogue {
             voices.append((name, entry))
         }
         guard !voices.isEmpty else { throw HubError(.notFound, "\(repo) lists no voices/*.bin") }
-        let id = id ?? modelID(variant: variant)
         let fused = String(modelPath.dropLast(".onnx".count)) + ".warble.onnx"
         let plannedFiles = [(model.remoteFile, modelPath), (tokenizer.remoteFile, "tokenizer.json")]
             + voices.map { ($0.entry.remoteFile, $0.entry.path) }
@@ -99,7 +85,7 @@ public enum KokoroHubCatalogue {
                 voiceLanguages: voiceLanguages)
             var manifest = ModelManifest(
                 id: id, family: "kokoro", displayName: "Kokoro 82M v1.0 (\(variant))",
-                licence: "Apache-2.0 (Kokoro-82M weights and voices, hexgrad; ONNX export, onnx-community)",
+                licence: catalogued.licence,
                 source: "", sampleRate: 24000, languages: Array(Set(described.map(\.language))).sorted(), voices: described,
                 files: entries, config: try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(config)))
             manifest.converter = isFused ? fuser : nil

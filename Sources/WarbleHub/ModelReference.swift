@@ -1,31 +1,34 @@
 import Foundation
 
-/// What `warble models pull` is asked for: `piper:VOICE[@REVISION]` (a voice of Piper's catalogue,
-/// such as `piper:de_DE-thorsten-medium`) or a catalogue id with an optional variant,
-/// `kokoro-v1.0[:VARIANT][@REVISION]`, `whisper-SIZE[@REVISION]`.
+/// What `warble models pull` is asked for: `piper:VOICE` (a voice of Piper's catalogue, such as
+/// `piper:de_DE-thorsten-medium`), a catalogue id with an optional variant (`kokoro-v1.0:q8f16`,
+/// `whisper-small`, `cosyvoice3`, `chatterbox-turbo:fp16`, `neutts-nano`, `neucodec:int8`), or
+/// `hf:OWNER/REPO` with the family it is laid out as; each with an optional `@REVISION`.
 public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
     public var family: String
+    /// The Piper voice, the Whisper size, or the catalogue id.
     public var name: String
     /// The file variant (Kokoro's `quantized`, `fp16`, ...); nil for the default.
     public var variant: String?
-    /// A branch or commit of the family's repository ("main" unless given).
+    /// A branch or commit of the repository ("main" unless given).
     public var revision: String
+    /// The repository of an `hf:OWNER/REPO` reference.
+    public var repo: String?
 
-    /// What this version pulls, with an example each.
-    public static let forms: [(family: String, example: String)] = [
-        ("piper", "piper:en_US-lessac-medium"), ("kokoro", "kokoro-v1.0 or kokoro-v1.0:q8f16"),
-        ("whisper", "whisper-small or whisper-base.en"),
-    ]
-    public static var pullable: [String] { forms.map(\.family) }
-
-    public init(family: String, name: String, variant: String? = nil, revision: String = "main") {
+    public init(family: String, name: String, variant: String? = nil, revision: String = "main", repo: String? = nil) {
         self.family = family
         self.name = name
         self.variant = variant
         self.revision = revision
+        self.repo = repo
     }
 
-    public init(parsing text: String) throws {
+    /// Parses `text` against the shipped catalogue; `family` is the family of an `hf:` reference.
+    public init(parsing text: String, family: String? = nil) throws {
+        try self.init(parsing: text, family: family, catalogue: ModelCatalogue.load())
+    }
+
+    public init(parsing text: String, family given: String?, catalogue: ModelCatalogue) throws {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var body = Substring(trimmed)
         var revision = "main"
@@ -33,10 +36,29 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
             revision = String(body[body.index(after: at)...])
             body = body[..<at]
         }
-        let usage = "write " + Self.forms.map(\.example).joined(separator: ", ")
+        let usage = "write " + Self.examples(catalogue).joined(separator: ", ")
         guard !revision.isEmpty, !body.isEmpty else { throw HubError(.notFound, "'\(text)' is not a model reference: \(usage)") }
         self.revision = revision
         let lower = body.lowercased()
+        let families = Array(Set(catalogue.models.map(\.family))).sorted()
+        if lower.hasPrefix("hf:") {
+            let repo = String(body.dropFirst(3))
+            let parts = repo.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || "._-".contains($0) } })
+            else { throw HubError(.notFound, "'\(text)' names no repository: write hf:OWNER/NAME[@REVISION]") }
+            guard let given else {
+                throw HubError(.notFound, "say how \(repo) is laid out with --family (\(families.joined(separator: ", ")))")
+            }
+            guard let entry = catalogue.entry(family: given.lowercased()) else {
+                throw HubError(.notFound, "no family '\(given)'; families: \(families.joined(separator: ", "))")
+            }
+            family = entry.family
+            name = entry.id
+            variant = nil
+            self.repo = repo
+            return
+        }
+        repo = nil
         if lower.hasPrefix("piper:") {
             family = "piper"
             name = String(body.dropFirst("piper:".count))
@@ -44,37 +66,41 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
             guard !name.isEmpty else { throw HubError(.notFound, "'\(text)' names no Piper voice: \(usage)") }
             return
         }
-        let parts = body.split(separator: ":", maxSplits: 1).map(String.init)
-        if parts[0].lowercased() == "kokoro-v1.0" {
-            family = "kokoro"
-            name = "v1.0"
-            variant = parts.count > 1 ? parts[1].lowercased() : nil
-            if let variant, !KokoroHubCatalogue.variants.keys.contains(variant) {
-                throw HubError(.notFound, "Kokoro v1.0 has no variant '\(variant)'; its variants are "
-                    + KokoroHubCatalogue.variants.keys.sorted().joined(separator: ", "))
-            }
-            return
-        }
-        if lower.hasPrefix("whisper-"), parts.count == 1 {
-            let size = String(lower.dropFirst("whisper-".count))
-            guard WhisperHubCatalogue.sizes.contains(size) else {
+        let parts = lower.split(separator: ":", maxSplits: 1).map(String.init)
+        if let whisper = catalogue.entry(family: "whisper"), parts[0].hasPrefix("whisper-"), parts.count == 1 {
+            let size = String(parts[0].dropFirst("whisper-".count))
+            guard whisper.sizes.contains(size) else {
                 throw HubError(.notFound, "there is no Whisper model '\(text)' to pull; sizes: "
-                    + WhisperHubCatalogue.sizes.map { "whisper-\($0)" }.joined(separator: ", "))
+                    + whisper.sizes.map { "whisper-\($0)" }.joined(separator: ", "))
             }
             family = "whisper"
             name = size
             variant = nil
             return
         }
-        if parts.count > 1 || lower.contains("/") {
-            throw HubError(.notFound, "this version of warble cannot pull '\(text)' yet; it pulls "
-                + Self.forms.map { "\($0.family) (\($0.example))" }.joined(separator: ", "))
+        guard let entry = catalogue.entry(parts[0]), !entry.id.contains("{") else {
+            throw HubError(.notFound, "'\(text)' is not a model warble can pull: \(usage) (warble models available lists them)")
         }
-        throw HubError(.notFound, "'\(text)' is not a model warble can pull: \(usage) (warble models available lists them)")
+        family = entry.family
+        name = entry.id
+        variant = parts.count > 1 ? parts[1] : nil
+        if let variant { _ = try entry.files(variant: variant) }
+    }
+
+    /// One example of each kind of reference.
+    static func examples(_ catalogue: ModelCatalogue) -> [String] {
+        ["piper:en_US-lessac-medium"] + catalogue.models.compactMap { entry in
+            if entry.family == "piper" { return nil }
+            if !entry.sizes.isEmpty { return "whisper-" + (entry.sizes.first { $0 == "small" } ?? entry.sizes[0]) }
+            return entry.id
+        } + ["hf:OWNER/REPO --family F"]
     }
 
     public var description: String {
-        (family == "piper" ? "piper:\(name)" : "\(family)-\(name)" + (variant.map { ":\($0)" } ?? ""))
-            + (revision == "main" ? "" : "@\(revision)")
+        let head: String
+        if let repo { head = "hf:\(repo)" } else if family == "piper" { head = "piper:\(name)" } else if family == "whisper" {
+            head = "whisper-\(name)"
+        } else { head = name + (variant.map { ":\($0)" } ?? "") }
+        return head + (revision == "main" ? "" : "@\(revision)")
     }
 }

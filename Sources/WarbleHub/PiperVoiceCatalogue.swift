@@ -123,7 +123,7 @@ public struct PiperVoiceCatalogue: Sendable {
 
     /// The plan of a Piper voice whose files are `model.onnx`, `config.json` and maybe `MODEL_CARD`
     /// (from the catalogue, or from any repository laid out as one voice).
-    static func piperPlan(id: String, key: String, language: String, files: [(remote: RemoteFile, name: String)],
+    static func piperPlan(id: String, key: String, language given: String?, files: [(remote: RemoteFile, name: String)],
                           tools: ConversionTools?) -> ModelInstaller.Plan {
         ModelInstaller.Plan(id: id, files: files, optional: ["MODEL_CARD"], convert: { downloaded, output in
             try await PiperSplitting.convert(downloaded, into: output, tools: tools)
@@ -136,6 +136,7 @@ public struct PiperVoiceCatalogue: Sendable {
                 throw HubError(.unexpected, "the configuration of \(key) is not a Piper voice configuration: \(error)")
             }
             let card = (try? String(contentsOf: directory.appendingPathComponent("MODEL_CARD"), encoding: .utf8)) ?? ""
+            let language = given ?? languageTag(espeak: configuration.espeak.voice)
             let (split, notes) = try PiperSplitting.outcome(in: directory)
             let speakers = Self.speakers(configuration)
             var voices: [ModelManifest.Voice] = [.init(id: key, language: language, displayName: key)]
@@ -158,6 +159,12 @@ public struct PiperVoiceCatalogue: Sendable {
             manifest.notes = notes.isEmpty ? nil : notes
             return manifest
         })
+    }
+
+    /// "en-us" → "en-US", "de" → "de": a voice's language from its espeak-ng voice.
+    static func languageTag(espeak voice: String) -> String {
+        let parts = voice.split(separator: "-", maxSplits: 1).map(String.init)
+        return parts.count == 2 && parts[1].count == 2 ? "\(parts[0])-\(parts[1].uppercased())" : voice
     }
 
     /// A multi-speaker voice's speakers by name (by number when it names none); empty for one speaker.

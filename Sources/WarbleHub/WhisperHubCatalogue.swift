@@ -5,15 +5,13 @@ import WarbleEngine
 /// `tokenizer.json`, `vocabulary.txt`), converted to ONNX on pull by the project's own converter
 /// (tools/whisper/convert_ct2.py, run with the tools' Python environment).
 public enum WhisperHubCatalogue {
-    /// Sizes whose repositories have the layout the converter reads (large-v3 has vocabulary.json
-    /// and 128 mel bands instead).
-    public static let sizes = ["tiny", "tiny.en", "base", "base.en", "small", "small.en", "medium", "medium.en"]
-    static let files = ["model.bin", "config.json", "tokenizer.json", "vocabulary.txt"]
+    /// The sizes the catalogue lists: those whose repositories have the layout the converter reads
+    /// (large-v3 has vocabulary.json and 128 mel bands instead). Empty when the catalogue is missing.
+    public static var sizes: [String] { (try? ModelCatalogue.load().entry(family: "whisper")?.sizes) ?? [] }
 
-    public static func repo(size: String) -> String { "Systran/faster-whisper-\(size)" }
-
-    public static func plan(size: String, source: HubModelSource, tools: ConversionTools?) async throws -> ModelInstaller.Plan {
-        let id = "whisper-\(size)"
+    /// The plan of `catalogued`'s files (model.bin, config.json, ...) from `source`, installed as `id`.
+    public static func plan(_ catalogued: ModelCatalogue.Entry, id: String, source: HubModelSource,
+                            tools: ConversionTools?) async throws -> ModelInstaller.Plan {
         // Before anything is downloaded: the conversion must be able to run.
         guard let tools else {
             throw ModelInstallError("\(id) is converted from CTranslate2 to ONNX on pull by tools/whisper/convert_ct2.py, "
@@ -22,7 +20,7 @@ public enum WhisperHubCatalogue {
         }
         try tools.check()
         var planned: [(remote: RemoteFile, name: String)] = []
-        for name in files { planned.append((try await source.describe(name), name)) }
+        for name in catalogued.shared.files { planned.append((try await source.describe(name), name)) }
         let origin = source.origin
         return ModelInstaller.Plan(id: id, files: planned, convert: { downloaded, output in
             try await tools.run("tools/whisper/convert_ct2.py", [downloaded.path, output.path, "--id", id,
@@ -31,7 +29,7 @@ public enum WhisperHubCatalogue {
             let url = directory.appendingPathComponent("manifest.json")
             do {
                 var manifest = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: url))
-                manifest.licence = "MIT (Whisper, OpenAI; CTranslate2 conversion, Systran)"
+                manifest.licence = catalogued.licence
                 manifest.converter = "tools/whisper/convert_ct2.py"
                 return manifest
             } catch {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WarbleEngine
 import WarbleHub
+import WarbleModels
 
 /// `warble models pull REF...`: models from the Hugging Face Hub into $WARBLE_HOME/models.
 struct ModelsPullCommand: AsyncParsableCommand {
@@ -9,24 +10,37 @@ struct ModelsPullCommand: AsyncParsableCommand {
         commandName: "pull",
         abstract: "Download models from the Hugging Face Hub (resumable, verified).",
         discussion: """
-            REF is piper:VOICE[@REVISION], a voice of rhasspy/piper-voices (piper:en_US-lessac-medium, \
-            piper:de_DE-thorsten-medium), or kokoro-v1.0[:VARIANT][@REVISION], Kokoro v1.0 with its 54 voices \
-            from onnx-community/Kokoro-82M-v1.0-ONNX (variants: quantized, the default; fp32, fp16, q8f16, \
-            q4, q4f16, uint8, uint8f16), or whisper-SIZE (tiny, base, small, medium, each also .en) from \
-            Systran/faster-whisper-SIZE, converted to ONNX on pull by tools/whisper/convert_ct2.py (warble \
-            finds the tools in the checkout it was built in, or in WARBLE_SOURCE_ROOT); warble models \
-            available lists them. Every file is checked against \
-            the Hub's sha256 and the catalogue's size and md5; a broken transfer continues where it stopped, \
-            also on the next run (partial files wait in $WARBLE_HOME/cache/downloads); the model appears only \
-            when complete. HF_ENDPOINT names a mirror, HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or \
-            $HF_HOME/token) a token for gated repositories, HF_HUB_OFFLINE=1 forbids the network. Pulled \
-            models run as published: a Piper voice whole (without the encoder/decoder split of the set-up's \
-            default voice), Kokoro without Warble's fused operators.
+            REF is one of:
+              piper:VOICE            a voice of rhasspy/piper-voices (piper:en_US-lessac-medium, \
+            piper:de_DE-thorsten-medium); split for streaming on pull; a multi-speaker voice offers each speaker \
+            as VOICE:SPEAKER
+              kokoro-v1.0[:VARIANT]  Kokoro v1.0 with its 54 voices from onnx-community/Kokoro-82M-v1.0-ONNX \
+            (variants: quantized, the default; fp32, fp16, q8f16, q4, q4f16, uint8, uint8f16), fused into Warble's \
+            operators on pull
+              whisper-SIZE           Systran/faster-whisper-SIZE (tiny, base, small, medium, each also .en), \
+            converted to ONNX on pull
+              cosyvoice3[:fp32], chatterbox-turbo[:fp16|:quantized|:q4|:q4f16], neutts-nano, neutts-air, \
+            neucodec[:int8]   the seed families' files as published (this version cannot run them yet)
+              hf:OWNER/REPO --family F   any repository laid out as a family of the catalogue
+            each with an optional @REVISION (a branch or commit). warble models available lists the catalogue \
+            (Sources/WarbleHub/Catalogue/models.json; Piper's voices from its voices.json).
+
+            Every file is checked against the Hub's sha256 and the catalogue's size and md5; a broken transfer \
+            continues where it stopped, also on the next run (partial files wait in $WARBLE_HOME/cache/downloads); \
+            the model appears only when complete, and two pulls of one model wait for each other. The \
+            conversions run the project's Python tools (tools/, with scripts/python-env.sh's environment), found \
+            in the checkout warble was built in or in WARBLE_SOURCE_ROOT; without them a Piper voice runs whole and \
+            Kokoro without fused operators (the manifest's notes say so), and Whisper cannot be pulled. \
+            HF_ENDPOINT names a mirror, HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or $HF_HOME/token) a token for gated \
+            repositories, HF_HUB_OFFLINE=1 forbids the network.
             """
     )
 
-    @Argument(help: "Models to pull: piper:VOICE, kokoro-v1.0[:VARIANT] or whisper-SIZE, each [@REVISION].")
+    @Argument(help: "Models to pull: piper:VOICE, a catalogue id[:VARIANT] or hf:OWNER/REPO, each [@REVISION].")
     var references: [String]
+
+    @Option(help: "The family an hf:OWNER/REPO reference is laid out as (piper, kokoro, whisper, cosyvoice3, chatterbox, neucodec, neutts).")
+    var family: String?
 
     @Flag(name: .shortAndLong, help: "No progress on standard error.")
     var quiet = false
@@ -38,26 +52,33 @@ struct ModelsPullCommand: AsyncParsableCommand {
     func run() async throws {
         let parsed: [ModelReference]
         do {
-            parsed = try references.map(ModelReference.init(parsing:))
+            parsed = try references.map { try ModelReference(parsing: $0, family: family) }
         } catch let error as HubError {
             SpeechInput.note("error: \(error.message)")
             throw ExitCode.failure
         }
-        let failed = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
-            try await pull(parsed, client: client)
+        let failed: Bool
+        do {
+            failed = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
+                try await pull(parsed, client: client)
+            }
+        } catch let error as HubError {
+            SpeechInput.note("error: \(error.message)")
+            throw ExitCode.failure
         }
         if failed { throw ExitCode.failure }
     }
 
     /// Pulls each reference in turn; true when any failed (each failure is reported as it happens).
     func pull(_ parsed: [ModelReference], client: HubClient) async throws -> Bool {
-        let pull = HubPull(client: client, installer: ModelInstaller(), tools: ConversionTools.locate())
+        let pull = try HubPull(client: client, installer: ModelInstaller(), tools: ConversionTools.locate())
+        let families = ModelFamilies.builtIn
         var failed = false
         for reference in parsed {
             let meter = PullProgress(enabled: !quiet)
             do {
                 let outcome = try await pull.pull(reference, waiting: {
-                    SpeechInput.note("waiting for another pull of \(HubPull.modelID(of: reference)) to finish")
+                    SpeechInput.note("waiting for another pull of \(pull.modelID(of: reference)) to finish")
                 }, progress: { meter.update($0) })
                 meter.finish()
                 switch outcome {
@@ -65,6 +86,11 @@ struct ModelsPullCommand: AsyncParsableCommand {
                     let voices = model.manifest.voices.map(\.id)
                     SpeechInput.note("installed \(model.manifest.id) (\(formatBytes(model.manifest.totalBytes))) from "
                         + model.manifest.source + (voices.isEmpty ? "" : "; voices: " + TextList.shortened(voices)))
+                    for note in model.manifest.notes ?? [] { SpeechInput.note("note: \(model.manifest.id) \(note)") }
+                    if families.abilities(of: model.manifest.family).isEmpty {
+                        SpeechInput.note("note: this version of warble cannot run \(model.manifest.family) models yet; "
+                            + "the files wait in \(model.directory.path) for a version that can")
+                    }
                 case .alreadyInstalled(let model):
                     SpeechInput.note("\(model.manifest.id) is already installed and intact")
                 }
@@ -141,12 +167,12 @@ final class PullProgress: @unchecked Sendable {
 struct ModelsAvailableCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "available",
-        abstract: "List the models warble can pull: Kokoro v1.0's variants, Whisper's sizes and Piper's catalogue (read from the Hub, cached for offline use).")
+        abstract: "List the models warble can pull: the catalogue's models and variants, and Piper's voices (read from the Hub, cached for offline use).")
 
-    @Option(help: "Only this family (piper, kokoro or whisper).")
+    @Option(help: "Only this family (piper, kokoro, whisper, cosyvoice3, chatterbox, neucodec, neutts).")
     var family: String?
 
-    @Option(help: "Only voices for this language (en, en_US, de-DE, ...).")
+    @Option(help: "Only models for this language (en, en_US, de-DE, ...).")
     var language: String?
 
     @Flag(help: "Print JSON.")
@@ -163,46 +189,40 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         var licence: String
         var gated: Bool
         var installed: Bool
+        /// Whether this version of warble runs the family.
+        var runs: Bool
     }
 
     func run() async throws {
-        if let family, !ModelReference.pullable.contains(family.lowercased()) {
-            SpeechInput.note("error: no family '\(family)' to pull; families: " + ModelReference.pullable.joined(separator: ", "))
+        let catalogue: ModelCatalogue
+        do { catalogue = try ModelCatalogue.load() } catch let error as HubError {
+            SpeechInput.note("error: \(error.message)")
+            throw ExitCode.failure
+        }
+        let families = Array(Set(catalogue.models.map(\.family))).sorted()
+        if let family, !families.contains(family.lowercased()) {
+            SpeechInput.note("error: no family '\(family)' to pull; families: " + families.joined(separator: ", "))
             throw ExitCode.failure
         }
         let store = ModelStore()
         let installed = Set(store.scan().models.map(\.manifest.id))
         var entries: [Entry] = []
         var offlineCatalogue = false
-        if family == nil || family?.lowercased() == "kokoro" {
-            // Kokoro v1.0's variants (onnx-community/Kokoro-82M-v1.0-ONNX): 54 voices in 9 languages.
-            entries += KokoroHubCatalogue.variants.keys.sorted().map { variant in
-                let id = KokoroHubCatalogue.modelID(variant: variant)
-                return Entry(id: id, reference: variant == KokoroHubCatalogue.defaultVariant ? "kokoro-v1.0" : "kokoro-v1.0:\(variant)",
-                             family: "kokoro", language: "multilingual", quality: variant, speakers: 54, bytes: nil,
-                             licence: "Apache-2.0", gated: false, installed: installed.contains(id))
-            }.filter { entry in language.map { ["en", "es", "fr", "hi", "it", "ja", "pt", "zh"].contains(String($0.prefix(2)).lowercased()) } ?? true }
-        }
-        if family == nil || family?.lowercased() == "whisper" {
-            // Whisper from Systran/faster-whisper-SIZE, converted to ONNX on pull.
-            entries += WhisperHubCatalogue.sizes.map { size in
-                Entry(id: "whisper-\(size)", reference: "whisper-\(size)", family: "whisper",
-                      language: size.hasSuffix(".en") ? "en" : "multilingual", quality: nil, speakers: 0, bytes: nil,
-                      licence: "MIT", gated: false, installed: installed.contains("whisper-\(size)"))
-            }.filter { entry in language.map { entry.language == "multilingual" || String($0.prefix(2)).lowercased() == "en" } ?? true }
+        for model in catalogue.models where model.family != "piper" && (family == nil || family?.lowercased() == model.family) {
+            entries += catalogueEntries(model, installed: installed)
         }
         if family == nil || family?.lowercased() == "piper" {
-            let catalogue: PiperVoiceCatalogue
+            let piper: PiperVoiceCatalogue
             do {
-                catalogue = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
+                piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
                     try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
                 }
             } catch let error as HubError {
                 SpeechInput.note("error: \(error.message)")
                 throw ExitCode.failure
             }
-            offlineCatalogue = catalogue.commit == nil
-            entries += piperEntries(catalogue, installed: installed)
+            offlineCatalogue = piper.commit == nil
+            entries += piperEntries(piper, installed: installed)
         }
         if json {
             print(try WarbleJSON.string(entries, pretty: true))
@@ -212,12 +232,44 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
             print("No models match\(language.map { " language '\($0)'" } ?? "").")
             return
         }
-        printTable(header: ["PULL", "LANGUAGE", "QUALITY", "SPEAKERS", "SIZE", "INSTALLED"], rows: entries.map {
-            [$0.reference, $0.language, $0.quality ?? "", "\($0.speakers)", $0.bytes.map { formatBytes(Int($0)) } ?? "",
-             $0.installed ? "yes" : ""]
+        printTable(header: ["PULL", "LANGUAGE", "QUALITY", "SPEAKERS", "SIZE", "LICENCE", "INSTALLED"], rows: entries.map {
+            [$0.reference, $0.language, $0.quality ?? "", $0.speakers > 0 ? "\($0.speakers)" : "", $0.bytes.map { formatBytes(Int($0)) } ?? "",
+             String($0.licence.prefix(while: { $0 != " " && $0 != ";" })) + ($0.gated ? " (gated)" : ""),
+             $0.installed ? "yes" : ($0.runs ? "" : "no (cannot run yet)")]
         })
         if offlineCatalogue {
             SpeechInput.note("offline: this is the catalogue cached at the last pull or listing")
+        }
+    }
+
+    /// Whether `languages` (a catalogue entry's) has the asked-for language; "multilingual" has all.
+    func matches(_ languages: [String]) -> Bool {
+        guard let language else { return true }
+        let wanted = language.replacingOccurrences(of: "_", with: "-").lowercased()
+        return languages.contains { tag in
+            let tag = tag.lowercased()
+            return tag == "multilingual" || tag == wanted || tag.hasPrefix(wanted + "-") || wanted.hasPrefix(tag + "-")
+        }
+    }
+
+    /// A catalogue model's rows: one per Whisper size, or per variant, or one.
+    func catalogueEntries(_ model: ModelCatalogue.Entry, installed: Set<String>) -> [Entry] {
+        let runs = !ModelFamilies.builtIn.abilities(of: model.family).isEmpty
+        var rows: [(id: String, reference: String, quality: String?, languages: [String])] = []
+        if !model.sizes.isEmpty {
+            rows = model.sizes.map { ("whisper-\($0)", "whisper-\($0)", nil, $0.hasSuffix(".en") ? ["en"] : model.languages) }
+        } else if !model.variants.isEmpty {
+            rows = model.variants.keys.sorted().map { variant in
+                (model.modelID(variant: variant), variant == model.defaultVariant ? model.id : "\(model.id):\(variant)", variant, model.languages)
+            }
+        } else {
+            rows = [(model.id, model.id, nil, model.languages)]
+        }
+        return rows.filter { matches($0.languages) }.map { row in
+            Entry(id: row.id, reference: row.reference, family: model.family,
+                  language: row.languages.count > 3 ? "multilingual" : row.languages.joined(separator: ","), quality: row.quality,
+                  speakers: model.speakers ?? 0, bytes: nil, licence: model.licence, gated: model.gated,
+                  installed: installed.contains(row.id), runs: runs)
         }
     }
 
@@ -231,7 +283,7 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
             Entry(id: "piper-\(voice.key)", reference: "piper:\(voice.key)", family: "piper", language: voice.languageTag,
                   quality: voice.quality, speakers: voice.numSpeakers ?? 1, bytes: voice.totalBytes,
                   licence: "MIT (training data: see the voice's MODEL_CARD)", gated: false,
-                  installed: installed.contains("piper-\(voice.key)"))
+                  installed: installed.contains("piper-\(voice.key)"), runs: true)
         }
     }
 }

@@ -33,12 +33,38 @@ import WarbleHub
         #expect(try ModelReference(parsing: "Piper:x").revision == "main")
         #expect(throws: HubError.self) { try ModelReference(parsing: "en_US-joe-medium") }
         #expect(throws: HubError.self) { try ModelReference(parsing: "piper:") }
-        #expect { try ModelReference(parsing: "cosyvoice3:default") } throws: { "\($0)".contains("cannot pull 'cosyvoice3:default' yet") }
+        #expect { try ModelReference(parsing: "cosyvoice3:default") } throws: { "\($0)".contains("cosyvoice3 has no variant 'default'; its variants are fp16, fp32") }
+        let cosy = try ModelReference(parsing: "cosyvoice3:FP32@abc")
+        #expect(cosy.family == "cosyvoice3" && cosy.variant == "fp32" && cosy.revision == "abc" && cosy.description == "cosyvoice3:fp32@abc")
+        #expect(try ModelReference(parsing: "chatterbox-turbo").family == "chatterbox")
+        let hf = try ModelReference(parsing: "hf:someone/my-voice@v2", family: "piper")
+        #expect(hf.repo == "someone/my-voice" && hf.revision == "v2" && hf.description == "hf:someone/my-voice@v2")
+        #expect(HubPull.modelID(of: hf, catalogue: try ModelCatalogue.load()) == "piper-someone--my-voice")
+        #expect { try ModelReference(parsing: "hf:someone/my-voice") } throws: { "\($0)".contains("--family") }
+        #expect { try ModelReference(parsing: "hf:someone/my-voice", family: "tacotron") } throws: { "\($0)".contains("no family 'tacotron'") }
+        #expect { try ModelReference(parsing: "hf:a/b/c", family: "piper") } throws: { "\($0)".contains("names no repository") }
         #expect { try ModelReference(parsing: "tacotron") } throws: { "\($0)".contains("is not a model warble can pull") }
         #expect { try ModelReference(parsing: "whisper-large-v3") } throws: { "\($0)".contains("sizes: whisper-tiny") }
         #expect(try ModelReference(parsing: "whisper-small.en").name == "small.en")
         #expect(try ModelReference(parsing: "piper:en_GB-alan-low@abc").description == "piper:en_GB-alan-low@abc")
-        #expect(HubPull.modelID(of: r) == "piper-de_DE-thorsten-medium")
+        #expect(HubPull.modelID(of: r, catalogue: try ModelCatalogue.load()) == "piper-de_DE-thorsten-medium")
+    }
+
+    /// The shipped catalogue reads, names every family the issue lists with its licence, and a
+    /// catalogue of another format version is refused with a clear error.
+    @Test func theCatalogueIsData() throws {
+        let catalogue = try ModelCatalogue.load()
+        #expect(Set(catalogue.models.map(\.family)) == ["piper", "kokoro", "whisper", "cosyvoice3", "chatterbox", "neucodec", "neutts"])
+        #expect(catalogue.models.allSatisfy { !$0.licence.isEmpty && !$0.repo.isEmpty && $0.sampleRate > 0 })
+        let chatterbox = try #require(catalogue.entry("chatterbox-turbo"))
+        #expect(try chatterbox.files(variant: "q4f16").files.contains("onnx/language_model_q4f16.onnx"))
+        #expect(try chatterbox.files(variant: nil).optional.contains("onnx/language_model.onnx_data"))
+        #expect(chatterbox.modelID(variant: "fp16") == "chatterbox-turbo-fp16" && chatterbox.modelID(variant: "fp32") == "chatterbox-turbo")
+        #expect(try catalogue.entry("neucodec")?.files(variant: "int8").repo == "neuphonic/neucodec-onnx-decoder-int8")
+        #expect { try ModelCatalogue(data: Data(#"{"version": 2, "models": []}"#.utf8)) } throws: { "\($0)".contains("format 2") }
+        #expect { try ModelCatalogue(data: Data(#"{"version": 1, "models": [{"id": "x"}]}"#.utf8)) } throws: { "\($0)".contains("does not read") }
+        let badDefault = #"{"version": 1, "models": [{"id": "x", "family": "y", "repo": "a/b", "licence": "MIT", "sampleRate": 1, "defaultVariant": "z"}]}"#
+        #expect { try ModelCatalogue(data: Data(badDefault.utf8)) } throws: { "\($0)".contains("default variant 'z'") }
     }
 
     /// RFC 1321's test suite.

@@ -50,8 +50,8 @@ import WarblePhonemes
     }
 
     @Test func variantsAndUnknownOnes() throws {
-        #expect(HubPull.modelID(of: try ModelReference(parsing: "kokoro-v1.0:q8f16")) == "kokoro-v1.0-q8f16")
-        #expect(HubPull.modelID(of: try ModelReference(parsing: "kokoro-v1.0")) == "kokoro-v1.0")
+        #expect(HubPull.modelID(of: try ModelReference(parsing: "kokoro-v1.0:q8f16"), catalogue: try ModelCatalogue.load()) == "kokoro-v1.0-q8f16")
+        #expect(HubPull.modelID(of: try ModelReference(parsing: "kokoro-v1.0"), catalogue: try ModelCatalogue.load()) == "kokoro-v1.0")
         #expect { try ModelReference(parsing: "kokoro-v1.0:q3") } throws: { "\($0)".contains("no variant 'q3'") }
     }
 }

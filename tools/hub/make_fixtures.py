@@ -5,7 +5,13 @@ and en_US-fake-medium, 4 MB of seeded random bytes with the same configuration (
 the fault tests), and en_US-twospeakers-medium, the two-speaker voice tools/voices/make_fixtures.py
 makes from the default voice (speakers alice and bob, bob 1.5 times as loud); and as onnx-community/Kokoro-82M-v1.0-ONNX from the installed kokoro-v1.0-int8
 (make_kokoro_repo.py; jm_kumo's table also as am_kumo); and as Systran/faster-whisper-tiny.en from the
-CTranslate2 files tools/whisper/install.sh keeps in $WARBLE_HOME/cache/whisper-ct2/whisper-tiny.en.
+CTranslate2 files tools/whisper/install.sh keeps in $WARBLE_HOME/cache/whisper-ct2/whisper-tiny.en;
+and the seed families' repositories laid out as the catalogue (Sources/WarbleHub/Catalogue/models.json)
+says, with small seeded random files (their layouts, not their networks, are under test):
+ayousanz/cosy-voice3-onnx with the fp16 files only and its tokenizer under tokenizer/,
+ResembleAI/chatterbox-turbo-ONNX with the fp16 files (an .onnx_data beside three of the four), and
+neuphonic/neucodec-onnx-decoder-int8. someone/joe-voice holds the default voice as one repository
+(voice/en_US-joe-medium.onnx and .onnx.json), for hf:OWNER/REPO --family piper.
 tools/hub/hub_server.py serves it.
 
     make_fixtures.py OUTDIR
@@ -13,6 +19,7 @@ tools/hub/hub_server.py serves it.
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -62,7 +69,42 @@ def main(argv):
             os.link(source, os.path.join(systran, name))
         except OSError:
             shutil.copyfile(source, os.path.join(systran, name))
+    make_seed_repos(tree)
+    joe = os.path.join(tree, "someone", "joe-voice", "voice")
+    os.makedirs(joe)
+    for source, name in ((model, "en_US-joe-medium.onnx"), (os.path.join(model_dir, "config.json"), "en_US-joe-medium.onnx.json")):
+        try:
+            os.link(source, os.path.join(joe, name))
+        except OSError:
+            shutil.copyfile(source, os.path.join(joe, name))
     return 0
+
+
+def random_file(path, size, seed):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(random.Random(seed).randbytes(size))
+
+
+def make_seed_repos(tree):
+    catalogue = json.load(open(os.path.join(HERE, "..", "..", "Sources", "WarbleHub", "Catalogue", "models.json")))
+    entries = {m["id"]: m for m in catalogue["models"]}
+    cosy = entries["cosyvoice3"]
+    root = os.path.join(tree, *cosy["repo"].split("/"))
+    for i, name in enumerate(cosy["files"] + cosy["variants"]["fp16"]["files"]):
+        random_file(os.path.join(root, name), 12_000 + i, f"cosy-{name}")
+    for i, group in enumerate(cosy["oneOf"]):
+        random_file(os.path.join(root, group[-1]), 500 + i, f"cosy-{group[-1]}")  # the tokenizer/ layout
+    random_file(os.path.join(root, "README.md"), 300, "cosy-readme")
+    chatter = entries["chatterbox-turbo"]
+    root = os.path.join(tree, *chatter["repo"].split("/"))
+    fp16 = chatter["variants"]["fp16"]
+    for i, name in enumerate(chatter["files"] + fp16["files"] + fp16["optional"][:3]):
+        random_file(os.path.join(root, name), 11_000 + i, f"chatter-{name}")
+    codec = entries["neucodec"]
+    root = os.path.join(tree, *codec["variants"]["int8"]["repo"].split("/"))
+    random_file(os.path.join(root, "model.onnx"), 20_000, "neucodec-int8")
+    random_file(os.path.join(root, "meta.yaml"), 200, "neucodec-meta")
 
 
 if __name__ == "__main__":

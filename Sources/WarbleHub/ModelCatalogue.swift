@@ -1,0 +1,167 @@
+import Foundation
+
+/// The models `warble models pull` knows, read from `Catalogue/models.json` (data, versioned with the
+/// code; a resource of this target). Piper's voices are not listed here: they come from its
+/// repository's own `voices.json` at pull time.
+public struct ModelCatalogue: Sendable, Decodable {
+    public static let formatVersion = 1
+
+    /// Files of a repository: `files` must all be there, `optional` ones are taken when they are,
+    /// and of each `oneOf` group the first that is there. A name without a folder is found wherever
+    /// the repository keeps it.
+    public struct Files: Sendable, Decodable, Equatable {
+        public var files: [String]
+        public var optional: [String]
+        public var oneOf: [[String]]
+        /// A repository of the variant's own (NeuCodec's int8 decoder).
+        public var repo: String?
+
+        public init(files: [String] = [], optional: [String] = [], oneOf: [[String]] = [], repo: String? = nil) {
+            self.files = files
+            self.optional = optional
+            self.oneOf = oneOf
+            self.repo = repo
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            files = try c.decodeIfPresent([String].self, forKey: .files) ?? []
+            optional = try c.decodeIfPresent([String].self, forKey: .optional) ?? []
+            oneOf = try c.decodeIfPresent([[String]].self, forKey: .oneOf) ?? []
+            repo = try c.decodeIfPresent(String.self, forKey: .repo)
+        }
+
+        enum CodingKeys: String, CodingKey { case files, optional, oneOf, repo }
+
+        /// These files and `other`'s together (a model's shared files and its variant's).
+        func adding(_ other: Files) -> Files {
+            Files(files: files + other.files, optional: optional + other.optional, oneOf: oneOf + other.oneOf,
+                  repo: other.repo ?? repo)
+        }
+    }
+
+    public struct Entry: Sendable, Decodable, Equatable {
+        /// The id it installs as; `{size}` and `{voice}` stand for a part of the reference.
+        public var id: String
+        public var family: String
+        /// The Hub repository (`{size}` as in `id`).
+        public var repo: String
+        public var licence: String
+        public var gated: Bool
+        public var languages: [String]
+        public var speakers: Int?
+        public var sampleRate: Int
+        public var defaultVariant: String?
+        public var variants: [String: Files]
+        /// Whisper's sizes.
+        public var sizes: [String]
+        public var shared: Files
+        /// The project tool that converts it on pull.
+        public var convert: String?
+        /// Models it needs to speak (NeuTTS needs the NeuCodec decoder).
+        public var needs: [String]
+        public var about: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, convert,
+                 needs, about
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            family = try c.decode(String.self, forKey: .family)
+            repo = try c.decode(String.self, forKey: .repo)
+            licence = try c.decode(String.self, forKey: .licence)
+            gated = try c.decodeIfPresent(Bool.self, forKey: .gated) ?? false
+            languages = try c.decodeIfPresent([String].self, forKey: .languages) ?? []
+            speakers = try c.decodeIfPresent(Int.self, forKey: .speakers)
+            sampleRate = try c.decode(Int.self, forKey: .sampleRate)
+            defaultVariant = try c.decodeIfPresent(String.self, forKey: .defaultVariant)
+            variants = try c.decodeIfPresent([String: Files].self, forKey: .variants) ?? [:]
+            sizes = try c.decodeIfPresent([String].self, forKey: .sizes) ?? []
+            shared = try Files(from: decoder)
+            convert = try c.decodeIfPresent(String.self, forKey: .convert)
+            needs = try c.decodeIfPresent([String].self, forKey: .needs) ?? []
+            about = try c.decodeIfPresent(String.self, forKey: .about) ?? ""
+            if let defaultVariant, variants[defaultVariant] == nil {
+                throw DecodingError.dataCorruptedError(forKey: .defaultVariant, in: c,
+                    debugDescription: "\(id): default variant '\(defaultVariant)' is not one of its variants")
+            }
+        }
+
+        /// The files of `variant` (nil: the default) with the model's shared ones.
+        public func files(variant: String?) throws -> Files {
+            guard let variant = variant ?? defaultVariant else { return shared }
+            guard let own = variants[variant] else {
+                throw HubError(.notFound, "\(id) has no variant '\(variant)'; its variants are "
+                    + variants.keys.sorted().joined(separator: ", "))
+            }
+            return shared.adding(own)
+        }
+
+        /// The id a variant installs as: the plain id for the default, `ID-VARIANT` otherwise.
+        public func modelID(variant: String?) -> String {
+            guard let variant, variant != defaultVariant else { return id }
+            return "\(id)-\(variant)"
+        }
+    }
+
+    public var version: Int
+    public var models: [Entry]
+
+    /// The entry whose id is `id`, or whose id with `{size}` matches it.
+    public func entry(_ id: String) -> Entry? {
+        models.first { $0.id == id }
+    }
+
+    public func entry(family: String) -> Entry? {
+        models.first { $0.family == family }
+    }
+
+    public init(data: Data) throws {
+        do {
+            self = try JSONDecoder().decode(Self.self, from: data)
+        } catch let error as HubError {
+            throw error
+        } catch {
+            throw HubError(.unexpected, "the model catalogue does not read: \(error)")
+        }
+        guard version == Self.formatVersion else {
+            throw HubError(.unexpected, "the model catalogue is of format \(version); this warble reads format \(Self.formatVersion)")
+        }
+    }
+
+    /// Where the catalogue is looked for: beside the running binary (SwiftPM's resource directory),
+    /// then in the checkout the binary was built in or `WARBLE_SOURCE_ROOT`.
+    static func candidates(executable: URL? = Bundle.main.executableURL,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
+        var urls: [URL] = []
+        if let directory = executable?.resolvingSymlinksInPath().deletingLastPathComponent() {
+            for bundle in ["Warble_WarbleHub.resources", "Warble_WarbleHub.bundle/Contents/Resources"] {
+                urls.append(directory.appendingPathComponent("\(bundle)/models.json"))
+            }
+        }
+        if let root = ConversionTools.locate(environment: environment, executable: executable)?.root {
+            urls.append(root.appendingPathComponent("Sources/WarbleHub/Catalogue/models.json"))
+        }
+        return urls
+    }
+
+    /// The catalogue this warble was built with.
+    public static let shipped: Result<ModelCatalogue, HubError> = {
+        let urls = candidates()
+        for url in urls {
+            if let data = FileManager.default.contents(atPath: url.path) {
+                return Result { try ModelCatalogue(data: data) }.mapError { $0 as? HubError ?? HubError(.unexpected, "\($0)") }
+            }
+        }
+        return .failure(HubError(.notFound, "the model catalogue (models.json) is missing: warble looks for it in "
+            + urls.map(\.path).joined(separator: ", ") + "; keep the Warble_WarbleHub.resources directory beside the warble binary"))
+    }()
+
+    /// The shipped catalogue, or its error.
+    public static func load() throws -> ModelCatalogue {
+        try shipped.get()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import WarbleEngine
+import WarbleModels
+
+/// The plan of a catalogue model whose files are taken as published (CosyVoice 3, Chatterbox Turbo,
+/// NeuCodec, NeuTTS): the catalogue's file lists resolved against the repository's tree. Each file
+/// keeps its repository path; the manifest's `config.files` maps each name the catalogue gives to
+/// that path, so that the family's pipeline finds its files whichever layout the repository has.
+enum RepositoryPlan {
+    /// The tree entry a catalogue name stands for: the path itself, else (for a name without a
+    /// folder) the file of that name nearest the root.
+    static func resolve(_ name: String, in files: [String: HubClient.TreeEntry]) -> HubClient.TreeEntry? {
+        if let exact = files[name] { return exact }
+        guard !name.contains("/") else { return nil }
+        return files.values.filter { $0.path.hasSuffix("/" + name) }
+            .min { ($0.path.count, $0.path) < ($1.path.count, $1.path) }
+    }
+
+    static func plan(_ entry: ModelCatalogue.Entry, variant: String?, repo: String, tree: [HubClient.TreeEntry],
+                     id: String) throws -> ModelInstaller.Plan {
+        let wanted = try entry.files(variant: variant)
+        let byPath = Dictionary(tree.filter { $0.type == "file" }.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        var chosen: [(name: String, entry: HubClient.TreeEntry)] = []
+        var missing: [String] = []
+        for name in wanted.files {
+            if let found = resolve(name, in: byPath) { chosen.append((name, found)) } else { missing.append(name) }
+        }
+        for group in wanted.oneOf {
+            if let (name, found) = group.lazy.compactMap({ name in resolve(name, in: byPath).map { (name, $0) } }).first {
+                chosen.append((name, found))
+            } else {
+                missing.append(group.joined(separator: " or "))
+            }
+        }
+        guard missing.isEmpty else {
+            throw HubError(.notFound, "\(repo) is not laid out as \(entry.id)\(variant.map { ":\($0)" } ?? ""): it lacks "
+                + missing.joined(separator: ", "))
+        }
+        for name in wanted.optional {
+            if let found = resolve(name, in: byPath) { chosen.append((name, found)) }
+        }
+        var seen = Set<String>()
+        chosen = chosen.filter { seen.insert($0.entry.path).inserted }
+        let names = Dictionary(chosen.map { ($0.name, $0.entry.path) }, uniquingKeysWith: { a, _ in a })
+        let variantName = variant ?? entry.defaultVariant
+        return ModelInstaller.Plan(id: id, files: chosen.map { ($0.entry.remoteFile, $0.entry.path) }) { _, entries in
+            let config: JSONValue = .object([
+                "files": .object(names.mapValues { .string($0) }),
+                "variant": variantName.map { .string($0) } ?? .null,
+                "needs": .array(entry.needs.map { .string($0) }),
+            ])
+            return ModelManifest(
+                id: id, family: entry.family, displayName: entry.id + (variantName.map { " (\($0))" } ?? ""),
+                licence: entry.licence, source: "", sampleRate: entry.sampleRate, languages: entry.languages,
+                voices: [], files: entries, config: config)
+        }
+    }
+}

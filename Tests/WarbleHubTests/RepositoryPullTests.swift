@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import WarbleEngine
+import WarbleHub
+import WarbleModels
+import WarbleSpeech
+
+/// The catalogue's other families pulled from the imitation as published (tools/hub/make_fixtures.py
+/// lays their repositories out as the catalogue says, with small random files), and repositories
+/// pulled by name with `--family` (`hf:OWNER/REPO`).
+@Suite(.serialized) struct RepositoryPullTests {
+    func pull(_ text: String, family: String? = nil, hub: HubImitation, store: ModelStore) async throws -> ModelInstaller.Outcome {
+        try await HubClient.with(environment: hub.environment()) { client in
+            try await HubPull(client: client, installer: ModelInstaller(store: store)).pull(ModelReference(parsing: text, family: family))
+        }
+    }
+
+    /// CosyVoice 3's fp16 files wherever the repository keeps them (its tokenizer under tokenizer/),
+    /// each checked, mapped by name in the manifest; the engine lists no voice for a family it cannot run.
+    @Test func cosyVoiceFilesAreFoundWhereverTheRepositoryKeepsThem() async throws {
+        let hub = try HubImitation()
+        let store = try HubImitation.home()
+        defer { try? FileManager.default.removeItem(at: store.home) }
+        guard case .installed(let model) = try await pull("cosyvoice3", hub: hub, store: store) else {
+            Issue.record("expected an install"); return
+        }
+        let entry = try #require(try ModelCatalogue.load().entry("cosyvoice3"))
+        let wanted = try entry.files(variant: "fp16")
+        #expect(model.manifest.id == "cosyvoice3" && model.manifest.family == "cosyvoice3")
+        #expect(model.manifest.files.count == wanted.files.count + wanted.oneOf.count)
+        #expect(model.manifest.files.contains { $0.path == "tokenizer/vocab.json" } && !model.manifest.files.contains { $0.path == "README.md" })
+        #expect(model.verify(checksums: true).isEmpty)
+        #expect(model.manifest.licence.hasPrefix("Apache-2.0") && model.manifest.source.hasPrefix("Hugging Face ayousanz/cosy-voice3-onnx@"))
+        guard case .object(let config) = model.manifest.config, case .object(let files) = config["files"] else {
+            Issue.record("no config.files in \(String(describing: model.manifest.config))"); return
+        }
+        #expect(files["vocab.json"] == .string("tokenizer/vocab.json") && files["campplus.onnx"] == .string("campplus.onnx"))
+        let engine = Engine(store: store, phonemizer: nil)
+        #expect(await engine.voices.isEmpty)
+
+        // The fp32 files are not there: the error names what is missing, and nothing is downloaded.
+        await #expect { try await pull("cosyvoice3:fp32", hub: hub, store: store) } throws: {
+            "\($0)".contains("is not laid out as cosyvoice3:fp32: it lacks llm_speech_embedding_fp32.onnx")
+        }
+        #expect((try? store.model("cosyvoice3-fp32")) == nil)
+    }
+
+    /// Chatterbox Turbo's fp16 graphs, with the .onnx_data sidecars that are there.
+    @Test func chatterboxTakesTheSidecarsThatExist() async throws {
+        let hub = try HubImitation()
+        let store = try HubImitation.home()
+        defer { try? FileManager.default.removeItem(at: store.home) }
+        guard case .installed(let model) = try await pull("chatterbox-turbo:fp16", hub: hub, store: store) else {
+            Issue.record("expected an install"); return
+        }
+        #expect(model.manifest.id == "chatterbox-turbo-fp16")
+        let paths = model.manifest.files.map(\.path)
+        #expect(paths.filter { $0.hasSuffix("_fp16.onnx") }.count == 4 && paths.filter { $0.hasSuffix(".onnx_data") }.count == 3)
+        #expect(paths.contains("tokenizer.json"))
+        await #expect { try await pull("chatterbox-turbo", hub: hub, store: store) } throws: { "\($0)".contains("onnx/speech_encoder.onnx") }
+    }
+
+    /// A variant with a repository of its own (NeuCodec's int8 decoder).
+    @Test func aVariantCanLiveInAnotherRepository() async throws {
+        let hub = try HubImitation()
+        let store = try HubImitation.home()
+        defer { try? FileManager.default.removeItem(at: store.home) }
+        guard case .installed(let model) = try await pull("neucodec:int8", hub: hub, store: store) else {
+            Issue.record("expected an install"); return
+        }
+        #expect(model.manifest.id == "neucodec-int8" && model.manifest.source.contains("neuphonic/neucodec-onnx-decoder-int8@"))
+        #expect(model.manifest.files.map(\.path).sorted() == ["meta.yaml", "model.onnx"])
+    }
+
+    /// `hf:OWNER/REPO --family piper`: a repository holding one voice, installed as piper-OWNER--REPO.
+    /// A repository laid out otherwise is refused with what it lacks.
+    @Test func anyRepositoryLaidOutAsAFamily() async throws {
+        let hub = try HubImitation()
+        let store = try HubImitation.home()
+        defer { try? FileManager.default.removeItem(at: store.home) }
+        guard case .installed(let model) = try await pull("hf:someone/joe-voice", family: "piper", hub: hub, store: store) else {
+            Issue.record("expected an install"); return
+        }
+        #expect(model.manifest.id == "piper-someone--joe-voice" && model.manifest.voices.map(\.id) == ["en_US-joe-medium"])
+        #expect(model.manifest.languages == ["en-US"] && model.verify(checksums: false).isEmpty)
+        let setUp = try ModelStore().model("piper-en_US-joe-medium")
+        #expect(model.manifest.files.first { $0.path == "model.onnx" }?.sha256 == setUp.manifest.files.first { $0.path == "model.onnx" }?.sha256)
+
+        await #expect { try await pull("hf:ayousanz/cosy-voice3-onnx", family: "chatterbox", hub: hub, store: store) } throws: {
+            "\($0)".contains("ayousanz/cosy-voice3-onnx is not laid out as chatterbox-turbo")
+        }
+        await #expect { try await pull("hf:ayousanz/cosy-voice3-onnx", family: "piper", hub: hub, store: store) } throws: {
+            "\($0)".contains("holds no Piper voice")
+        }
+        await #expect { try await pull("hf:nobody/nothing", family: "piper", hub: hub, store: store) } throws: {
+            ($0 as? HubError)?.kind == .notFound
+        }
+    }
+}
