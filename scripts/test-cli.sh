@@ -298,6 +298,12 @@ check "transcribe with a Whisper model that is not installed names the command t
     grep -q 'warble models pull whisper-small' '$work/e4' &&
     ! ${pull_env[*]} '$warble' transcribe --model whisper-huge '$work/kokoro-pulled.wav' 2> '$work/e5' &&
     grep -q 'tools/whisper/install.sh ID' '$work/e5'"
+check "models pull shows a progress bar on a terminal and lines otherwise" bash -c "
+    script -qefc \"${pull_env[*]} '$warble' models pull piper:en_US-fake-medium\" /dev/null > '$work/tty.out' &&
+    grep -q \$'\\r\\e\\[K' '$work/tty.out' && grep -q 'model.onnx .*\\[#*-*\\] *[0-9]*%.*/s .* left' '$work/tty.out' &&
+    ${pull_env[*]} '$warble' models remove piper-en_US-fake-medium > /dev/null &&
+    ${pull_env[*]} '$warble' models pull piper:en_US-fake-medium 2> '$work/lines.out' &&
+    grep -q '^warble: model.onnx: .* of .* (all files: .* of .*)' '$work/lines.out' && ! grep -q \$'\\r' '$work/lines.out'"
 check "models remove deletes it; removing again says it is not installed" bash -c "
     ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium | grep -q removed &&
     [[ ! -d '$work/pulled/models/piper-en_US-joe-medium' ]] &&

@@ -65,9 +65,11 @@ public struct ConversionTools: Sendable {
         try? handle.close()
         try? outputHandle.close()
         guard process.terminationStatus == 0 else {
+            // The last line says what went wrong (a Python traceback ends with the exception).
             let log = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            let last = log.split(whereSeparator: \.isNewline).last { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             throw ModelInstallError("\(script) failed (exit \(process.terminationStatus)): "
-                + log.trimmingCharacters(in: .whitespacesAndNewlines).suffix(600))
+                + (last.map { String($0.trimmingCharacters(in: .whitespaces).prefix(400)) } ?? "it printed nothing"))
         }
         return try Data(contentsOf: output)
     }
@@ -88,6 +90,7 @@ enum ConversionSteps {
 
     /// Why `script` gave nothing: it failed, or the tools are not here.
     static func note(_ effect: String, script: String, error: (any Error)?) -> String {
+        if let failure = error as? ModelInstallError { return "\(effect): \(failure.message)" }
         if let error { return "\(effect): \(script) failed (\(error))" }
         return "\(effect): that needs \(script) and its Python environment, which this warble cannot find (run it from "
             + "a Warble checkout after scripts/python-env.sh, or set WARBLE_SOURCE_ROOT to one)"

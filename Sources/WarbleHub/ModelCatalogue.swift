@@ -81,6 +81,7 @@ public struct ModelCatalogue: Sendable, Decodable {
             variants = try c.decodeIfPresent([String: Files].self, forKey: .variants) ?? [:]
             sizes = try c.decodeIfPresent([String].self, forKey: .sizes) ?? []
             shared = try Files(from: decoder)
+            shared.repo = nil  // the entry's own `repo`, read above; only a variant names another
             convert = try c.decodeIfPresent(String.self, forKey: .convert)
             needs = try c.decodeIfPresent([String].self, forKey: .needs) ?? []
             about = try c.decodeIfPresent(String.self, forKey: .about) ?? ""
