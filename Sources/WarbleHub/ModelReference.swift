@@ -14,6 +14,8 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
     public var revision: String
     /// The repository of an `hf:OWNER/REPO` reference.
     public var repo: String?
+    /// `pypi:ID`: a model the set-up installs from pinned PyPI wheels.
+    public var pypi = false
 
     public init(family: String, name: String, variant: String? = nil, revision: String = "main", repo: String? = nil) {
         self.family = family
@@ -59,6 +61,18 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
             return
         }
         repo = nil
+        if lower.hasPrefix("pypi:") {
+            let id = String(body.dropFirst("pypi:".count))
+            guard let entry = catalogue.entry(id, pypi: true) else {
+                throw HubError(.notFound, "no model '\(id)' comes from PyPI wheels; those that do: "
+                    + catalogue.models.filter(\.isPyPI).map { "pypi:\($0.id)" }.joined(separator: ", "))
+            }
+            family = entry.family
+            name = entry.id
+            variant = nil
+            pypi = true
+            return
+        }
         if lower.hasPrefix("piper:") {
             family = "piper"
             name = String(body.dropFirst("piper:".count))
@@ -98,7 +112,7 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         let head: String
-        if let repo { head = "hf:\(repo)" } else if family == "piper" { head = "piper:\(name)" } else if family == "whisper" {
+        if pypi { head = "pypi:\(name)" } else if let repo { head = "hf:\(repo)" } else if family == "piper" { head = "piper:\(name)" } else if family == "whisper" {
             head = "whisper-\(name)"
         } else { head = name + (variant.map { ":\($0)" } ?? "") }
         return head + (revision == "main" ? "" : "@\(revision)")

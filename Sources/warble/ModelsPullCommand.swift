@@ -42,7 +42,7 @@ struct ModelsPullCommand: AsyncParsableCommand {
     @Option(help: "The family an hf:OWNER/REPO reference is laid out as (piper, kokoro, whisper, cosyvoice3, chatterbox, neucodec, neutts).")
     var family: String?
 
-    @Flag(name: .shortAndLong, help: "No progress on standard error.")
+    @Flag(name: .shortAndLong, help: "No progress on standard error, and nothing at all for a model already installed.")
     var quiet = false
 
     func validate() throws {
@@ -92,7 +92,7 @@ struct ModelsPullCommand: AsyncParsableCommand {
                             + "the files wait in \(model.directory.path) for a version that can")
                     }
                 case .alreadyInstalled(let model):
-                    SpeechInput.note("\(model.manifest.id) is already installed and intact")
+                    if !quiet { SpeechInput.note("\(model.manifest.id) is already installed and intact") }
                 }
             } catch let error as HubError {
                 meter.finish()
@@ -208,7 +208,7 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         let installed = Set(store.scan().models.map(\.manifest.id))
         var entries: [Entry] = []
         var offlineCatalogue = false
-        for model in catalogue.models where model.family != "piper" && (family == nil || family?.lowercased() == model.family) {
+        for model in catalogue.models where (model.family != "piper" || model.isPyPI) && (family == nil || family?.lowercased() == model.family) {
             entries += catalogueEntries(model, installed: installed)
         }
         if family == nil || family?.lowercased() == "piper" {
@@ -256,7 +256,9 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
     func catalogueEntries(_ model: ModelCatalogue.Entry, installed: Set<String>) -> [Entry] {
         let runs = !ModelFamilies.builtIn.abilities(of: model.family).isEmpty
         var rows: [(id: String, reference: String, quality: String?, languages: [String])] = []
-        if !model.sizes.isEmpty {
+        if model.isPyPI {
+            rows = [(model.id, "pypi:\(model.id)", "PyPI wheel", model.languages)]
+        } else if !model.sizes.isEmpty {
             rows = model.sizes.map { ("whisper-\($0)", "whisper-\($0)", nil, $0.hasSuffix(".en") ? ["en"] : model.languages) }
         } else if !model.variants.isEmpty {
             rows = model.variants.keys.sorted().map { variant in

