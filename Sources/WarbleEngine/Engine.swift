@@ -69,6 +69,8 @@ public actor Engine {
     private var status: EngineStatus = .idle
     private var observers: [UUID: AsyncStream<EngineStatus>.Continuation] = [:]
     private var sweeper: Task<Void, Never>?
+    /// When the models directory last changed, as of the last scan.
+    private var modelsStamp: Date?
 
     /// Reads the installed models' manifests and the voice library; models load on first use.
     /// `phonemizer`: text to phonemes for the families that need one (the executables give espeak-ng's).
@@ -80,9 +82,16 @@ public actor Engine {
         self.configuration = configuration
         self.cache = ChunkCache(capacityBytes: configuration.cacheBytes)
         self.library = VoiceLibrary(directory: store.voicesDirectory)
-        let (models, _) = store.scan()
+        modelsStamp = Self.stamp(of: store.modelsDirectory)
+        (installed, voiceIndex, stockVoices) = Self.index(store.scan().models, families: families)
+    }
+
+    /// The speaking models' voices, and the models of the families this engine runs.
+    private static func index(_ models: [InstalledModel], families: ModelFamilies)
+        -> ([String: InstalledModel], [String: (voice: VoiceDescription, model: String)], [VoiceDescription])
+    {
         var installed: [String: InstalledModel] = [:]
-        var index: [String: (VoiceDescription, String)] = [:]
+        var index: [String: (voice: VoiceDescription, model: String)] = [:]
         var ordered: [VoiceDescription] = []
         for model in models where !families.abilities(of: model.manifest.family).isEmpty {
             installed[model.manifest.id] = model
@@ -95,9 +104,25 @@ public actor Engine {
                 ordered.append(description)
             }
         }
-        self.installed = installed
-        self.voiceIndex = index.mapValues { (voice: $0.0, model: $0.1) }
-        self.stockVoices = ordered
+        return (installed, index, ordered)
+    }
+
+    private static func stamp(of directory: URL) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: directory.path))?[.modificationDate] as? Date
+    }
+
+    /// Reads the models again when their directory changed (a model pulled or removed while a server
+    /// runs): new voices appear on the next request. A model installed again is loaded afresh on
+    /// its next use; requests running on the old one finish with it.
+    private func refreshModels() {
+        let stamp = Self.stamp(of: store.modelsDirectory)
+        guard stamp != modelsStamp else { return }
+        modelsStamp = stamp
+        let before = installed
+        (installed, voiceIndex, stockVoices) = Self.index(store.scan().models, families: families)
+        for (id, model) in before where installed[id]?.manifest != model.manifest {
+            loads[id] = nil
+        }
     }
 
     deinit {
@@ -111,6 +136,7 @@ public actor Engine {
     /// installed models (the library is read again when it changed, so a voice added while a server
     /// runs is there on the next request).
     public var voices: [VoiceDescription] {
+        refreshModels()
         refreshLibrary()
         return stockVoices + libraryVoices.profiles.compactMap(libraryDescription)
     }
@@ -122,6 +148,7 @@ public actor Engine {
 
     /// The voice `id` (or the default for nil); a clear error listing the voices when unknown.
     public func voice(_ id: String?) throws -> VoiceDescription {
+        refreshModels()
         if let id {
             if let found = voiceIndex[id]?.voice { return found }
             if let mix = try VoiceMix.parse(id) { return try mixedVoice(mix) }
@@ -224,6 +251,7 @@ public actor Engine {
 
     /// The loaded model `id`, loading it once (through its family) however many callers ask at the same time.
     public func model(_ id: String) async throws -> LoadedModel {
+        refreshModels()
         lastUsed[id] = .now
         if let load = loads[id] { return try await load.value }
         guard let model = installed[id] else {
@@ -253,7 +281,8 @@ public actor Engine {
 
     /// The installed models that offer `ability`, sorted by id.
     public func models(offering ability: Ability) -> [InstalledModel] {
-        installed.values.filter { families.abilities(of: $0.manifest.family).contains(ability) }
+        refreshModels()
+        return installed.values.filter { families.abilities(of: $0.manifest.family).contains(ability) }
             .sorted { $0.manifest.id < $1.manifest.id }
     }
 
