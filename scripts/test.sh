@@ -26,6 +26,10 @@ if ! swift build --build-tests 2>&1 | tee "$log" | grep -E "error:|warning:" ; t
 if grep -q "error:" "$log"; then die "the build failed"; fi
 # Our warnings: any in our sources, or SwiftPM's about our own package. Dependencies' notes (such as
 # "warning: 'swift-distributed-tracing': found 1 file(s) which are unhandled") are not ours to fix.
+# The set-up built the warble command first (its log: $WARBLE_HOME/cache/build-warble.log): its
+# warnings count too, since this build does not compile those files again.
+setup_log="$WARBLE_HOME/cache/build-warble.log"
+[[ -f "$setup_log" ]] && cat "$setup_log" >> "$log"
 root_identity="$(basename "$warble_root" | tr '[:upper:]' '[:lower:]')"
 ours="$(grep "warning:" "$log" | grep -v "/.build/checkouts/" \
     | grep -Ev "^warning: '[^']+':" ; grep "^warning: '$root_identity':" "$log" || true)"
