@@ -174,15 +174,12 @@ public struct ModelInstaller: Sendable {
     /// source gives one) the same sha256: nothing to download, whatever commit the source is at now.
     static func holds(_ model: InstalledModel, _ plan: Plan) -> Bool {
         if let version = plan.converterVersion, model.manifest.converterVersion != version { return false }
-        // A converted model names the files it was made from (`derivedFrom`); a model installed
-        // without conversion (the set-up's copy of a voice a pull would split) holds them itself.
-        let sources = model.manifest.derivedFrom?.files
+        // A file the model was made from (`derivedFrom`: a converted model), else one of its own
+        // files (the set-up's voice holds the Hub's model.onnx itself, whatever it was made from).
+        let sources = model.manifest.derivedFrom?.files ?? [:]
         let entries = Dictionary(model.manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         return plan.files.allSatisfy { remote, name in
-            if let sources {
-                guard let sha = sources[name] else { return plan.optional.contains(name) }
-                return remote.sha256.map { $0.lowercased() == sha } ?? true
-            }
+            if let sha = sources[name] { return remote.sha256.map { $0.lowercased() == sha } ?? true }
             guard let entry = entries[name] else { return plan.optional.contains(name) }
             guard Int64(entry.bytes) == remote.bytes else { return false }
             return remote.sha256.map { $0.lowercased() == entry.sha256 } ?? true
