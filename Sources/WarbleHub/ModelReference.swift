@@ -42,7 +42,7 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
         guard !revision.isEmpty, !body.isEmpty else { throw HubError(.notFound, "'\(text)' is not a model reference: \(usage)") }
         self.revision = revision
         let lower = body.lowercased()
-        let families = Array(Set(catalogue.models.map(\.family))).sorted()
+        let families = Array(Set(catalogue.models.filter { !$0.isPyPI }.map(\.family))).sorted()
         if lower.hasPrefix("hf:") {
             let repo = String(body.dropFirst(3))
             let parts = repo.split(separator: "/", omittingEmptySubsequences: false)
