@@ -11,8 +11,12 @@ import WarbleSpeech
     static let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: 2))
     static let text = "The quick brown fox jumps over the lazy dog. Then it runs into the forest, where nobody can find it again."
 
+    /// Piper's noise scales are 0 here: its durations are otherwise random from run to run (noise_w),
+    /// by several per cent, and the comparison would measure the dice, not the rate.
     func seconds(voice: String, rate: Double) async throws -> Double {
-        let chunks = try await collect(Self.engine.synthesize(SynthesisRequest(text: Self.text, voice: voice, rate: rate)))
+        let controls = voice.hasPrefix("kokoro") ? VoiceControls() : VoiceControls(noiseScale: 0, noiseW: 0)
+        let chunks = try await collect(Self.engine.synthesize(SynthesisRequest(text: Self.text, voice: voice, rate: rate,
+                                                                               controls: controls)))
         return Double(chunks.reduce(0) { $0 + $1.samples.count }) / Double(chunks.first?.sampleRate ?? 1)
     }
 
