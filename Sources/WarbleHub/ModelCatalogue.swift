@@ -169,7 +169,7 @@ public struct ModelCatalogue: Sendable, Decodable {
                 return Result { try ModelCatalogue(data: data) }.mapError { $0 as? HubError ?? HubError(.unexpected, "\($0)") }
             }
         }
-        return .failure(HubError(.notFound, "the model catalogue (models.json) is missing: warble looks for it in "
+        return .failure(HubError(.notFound, "the model catalogue (models.json) is missing: it was looked for in "
             + urls.map(\.path).joined(separator: ", ") + "; keep the Warble_WarbleHub.resources directory beside the warble binary"))
     }()
 
