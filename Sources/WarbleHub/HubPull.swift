@@ -1,6 +1,5 @@
 import Foundation
 import WarbleEngine
-import WarbleModels
 
 /// Pulls a model from the Hub into the store: its catalogue entry, its plan, the install.
 public struct HubPull: Sendable {

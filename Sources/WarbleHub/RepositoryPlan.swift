@@ -1,6 +1,5 @@
 import Foundation
 import WarbleEngine
-import WarbleModels
 
 /// The plan of a catalogue model whose files are taken as published (CosyVoice 3, Chatterbox Turbo,
 /// NeuCodec, NeuTTS): the catalogue's file lists resolved against the repository's tree. Each file
