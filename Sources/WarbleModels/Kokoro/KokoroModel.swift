@@ -210,3 +210,26 @@ extension KokoroModel: VoiceMixing {
         return .styleTable(tensor)
     }
 }
+
+extension KokoroModel: StyleTableSynthesizer {
+    public func stockStyleTables() throws -> [(id: String, table: StoredTensor)] {
+        try styles.keys.sorted().map { id in
+            let table = styles[id]!
+            guard let tensor = StoredTensor(shape: [table.rows, table.width], values: table.values) else {
+                throw ModelError(.badModel, "the style table of '\(id)' could not be stored")
+            }
+            return (id, tensor)
+        }
+    }
+
+    /// Misaki symbols of `text` in the model's language, cut to the first run's worth.
+    public func symbols(for text: String) throws -> String {
+        let misaki = KokoroSymbols.misaki(fromIPA: try phonemizer.phonemize(text, language: language))
+        return split(misaki).first ?? ""
+    }
+
+    public func synthesize(symbols: String, table: StoredTensor, cancel: CancellationToken) throws -> [Float] {
+        let styleTable = try styleTable(for: RenderVoice(id: "search", conditioning: .styleTable(table)))
+        return try cancel.withRunOptions { try synthesize(symbols: symbols, table: styleTable, rate: 1, options: $0) }
+    }
+}

@@ -21,6 +21,11 @@ public struct SpeechDetectionOptions: Sendable, Hashable {
 public struct SpeechRange: Sendable, Hashable {
     public var start: Int
     public var end: Int
+
+    public init(start: Int, end: Int) {
+        self.start = start
+        self.end = end
+    }
 }
 
 public enum SpeechDetection {
