@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the Piper reference golden (area voices) into OUTDIR.
+"""Writes the goldens of area voices into OUTDIR: Piper's reference audio and the speaker embedder's.
 
     make_fixtures.py OUTDIR [--threads N]
 
@@ -13,7 +13,9 @@ The audio is piper-tts's phoneme_ids_to_audio: the model's float output, before 
 and int16 conversion of synthesize().
 
 Writes piper.json: {model, about, noise_scale, noise_w, length_scale, sample_rate,
-cases: [{text, phonemes, ids, samples: file}]} and one raw little-endian float32 file per case.
+cases: [{text, phonemes, ids, samples: file}]} and one raw little-endian float32 file per case; a
+two-speaker voice (two-speakers/); and the speaker embedder's golden data (embedder/, by
+make_embedder_fixtures.py).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "ttsbench"))
 
 from references import session, warble_home  # noqa: E402
+
+import make_embedder_fixtures  # noqa: E402
 
 MODEL = "piper-en_US-joe-medium"
 # Short and varied: a question, punctuation inside the sentence, stress and a diphthong-heavy line.
@@ -90,6 +94,7 @@ def main() -> None:
         f.write("\n")
     print(f"wrote {out}/piper.json and {len(cases)} audio files")
     write_two_speakers(model_dir, config, out / "two-speakers", args.threads, cases[0]["text"])
+    make_embedder_fixtures.write(out / "embedder", args.threads)
 
 
 def write_two_speakers(model_dir: Path, config: dict, out: Path, threads: int, text: str) -> None:
