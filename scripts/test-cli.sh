@@ -315,5 +315,62 @@ check "models remove deletes it; removing again says it is not installed" bash -
     ! ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium 2>&1 | grep -q removed"
 kill "$hub_pid" 2>/dev/null
 
+# --- The voice library: a Kokoro voice found from a clip of the Piper voice (a speaker Kokoro does not
+# have), in a WARBLE_HOME of its own whose models are the installed ones.
+voice_home="$work/voice-home"
+mkdir -p "$voice_home"
+ln -s "$WARBLE_HOME/models" "$voice_home/models"
+[[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$voice_home/lib"
+vw=(env "WARBLE_HOME=$voice_home" "$warble")
+"$warble" say -q 'Last summer we drove along the coast, stopping at every little village to buy bread and cheese.' \
+    -o "$work/clip.wav"
+sox -n -r 16000 -c 1 "$work/silent.wav" trim 0 4 2>/dev/null
+check "voice add --help explains the search, the clip and consent" bash -c "
+    '$warble' voice add --help > '$work/vh' && grep -q 'CMA-ES' '$work/vh' && grep -q -- '--consent' '$work/vh' &&
+    grep -q 'libsndfile' '$work/vh' && '$warble' voice --help | grep -q 'right to use'"
+check "voice add: a Kokoro voice from a clip, with progress, the search's figures and the similarity check" bash -c "
+    ${vw[*]} voice add joe-clone --from '$work/clip.wav' --model kokoro --budget 25s --seed 3 --consent 'synthetic test voice' \
+        > '$work/add.out' 2> '$work/add.err' &&
+    grep -q '^clip: .* s, speech .* s at .* dBFS' '$work/add.err' && grep -q 'searching kokoro-v1.0-int8' '$work/add.err' &&
+    grep -q 'candidates  best 0\.[0-9]* (start 0\.[0-9]*)' '$work/add.err' &&
+    grep -q '^Searched [0-9]* candidates in .* a minute, [0-9]* directions' '$work/add.out' &&
+    grep -q '^Added voice .joe-clone. (kokoro-v1.0-int8)' '$work/add.out' &&
+    grep -q '^Similarity to the clip: 0\.[0-9]* (best stock voice: kokoro-' '$work/add.out'"
+check "a cloned voice is listed, shown with its clip's hash and consent, and speaks through say" bash -c "
+    ${vw[*]} voice list | grep -q '^joe-clone .*kokoro-v1.0-int8' && ${vw[*]} voices | grep -q '^joe-clone ' &&
+    ${vw[*]} voice show joe-clone > '$work/show' && grep -q \"sha256 \$(sha256sum '$work/clip.wav' | cut -d' ' -f1)\" '$work/show' &&
+    grep -q 'consent: *synthetic test voice' '$work/show' &&
+    ${vw[*]} say -q 'A cloned voice speaks.' --voice joe-clone -o '$work/clone.wav' && [[ \$(soxi -r '$work/clone.wav') == 24000 ]] &&
+    '$warble' transcribe '$work/clone.wav' | grep -qi 'voice'"
+check "voice check scores the clone next to the stock voices (JSON too)" bash -c "
+    ${vw[*]} voice check joe-clone --sentences 1 | grep -q '^Similarity to the clip: 0\.[0-9]* (best stock voice' &&
+    ${vw[*]} voice check joe-clone --sentences 1 --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert -1 <= d[\"voice\"][\"similarity\"] <= 1 and len(d[\"stock\"]) == 5, d'"
+check "voice export and import: one checksummed file; a name taken or an edited file is refused" bash -c "
+    ${vw[*]} voice export joe-clone -o '$work/joe.voice' | grep -q 'Wrote voice' &&
+    ${vw[*]} voice import '$work/joe.voice' --name joe-copy | grep -q \"Imported voice 'joe-copy'\" &&
+    ! ${vw[*]} voice import '$work/joe.voice' 2> '$work/ie' && grep -q 'already has a voice .joe-clone.' '$work/ie' &&
+    sed 's/synthetic test voice/someone else/' '$work/joe.voice' > '$work/edited.voice' &&
+    ! ${vw[*]} voice import '$work/edited.voice' --name edited 2> '$work/ie2' && grep -q 'is damaged' '$work/ie2' &&
+    ! ${vw[*]} voice import '$work/clip.wav' 2> '$work/ie3' && grep -q 'is not a Warble voice profile' '$work/ie3'"
+check "voice rename and remove; an unknown voice lists the library" bash -c "
+    ${vw[*]} voice rename joe-copy joe-two | grep -q Renamed && ${vw[*]} voices | grep -q '^joe-two ' &&
+    ${vw[*]} voice remove joe-two | grep -q Removed && ! ${vw[*]} voices | grep -q '^joe-two ' &&
+    ! ${vw[*]} voice remove joe-two 2> '$work/re' && grep -q \"no voice 'joe-two' (it has: joe-clone)\" '$work/re'"
+check "voice add refuses silence, a missing file, a stock voice's name, a taken name and a bad budget" bash -c "
+    ! ${vw[*]} voice add quiet --from '$work/silent.wav' --model kokoro 2> '$work/ae1' && grep -q 'no speech was heard' '$work/ae1' &&
+    ! ${vw[*]} voice add x --from '$work/nothing.wav' 2> '$work/ae2' && grep -q 'there is no file' '$work/ae2' &&
+    ! ${vw[*]} voice add kokoro-jm_kumo --from '$work/clip.wav' 2> '$work/ae3' && grep -q 'name of a stock voice' '$work/ae3' &&
+    ! ${vw[*]} voice add joe-clone --from '$work/clip.wav' 2> '$work/ae4' && grep -q 'already has a voice' '$work/ae4' &&
+    ! ${vw[*]} voice add y --from '$work/clip.wav' --budget soon 2> '$work/ae5' && grep -q 'is not a duration' '$work/ae5' &&
+    ! ${vw[*]} voice add z --from '$work/clip.wav' --model whisper-base 2> '$work/ae6' && grep -q 'no installed model that clones' '$work/ae6'"
+check "an interrupted search keeps its state and the same command goes on from it" bash -c "
+    ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s > '$work/r1.out' 2> '$work/r1.err' &
+    pid=\$!
+    for i in \$(seq 1 600); do grep -q 'candidates  best' '$work/r1.err' 2>/dev/null && break; sleep 0.1; done
+    kill -INT \$pid; wait \$pid; [[ \$? == 130 ]] && grep -q 'run the same command again' '$work/r1.err' &&
+    ls '$voice_home/voices/.search/'resumed-*.json > /dev/null &&
+    ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s > '$work/r2.out' 2> '$work/r2.err' &&
+    grep -q '(resuming)' '$work/r2.err' && grep -q 'resumed)' '$work/r2.out' && ! ls '$voice_home/voices/.search/'resumed-*.json 2>/dev/null"
+
 echo "cli: $passed passed, $failed failed"
 [[ $failed == 0 ]]

@@ -6,14 +6,17 @@ import Logging
 public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let backend: Backend
     public let transcriber: any TranscriptionBackend
+    /// The voice library `POST /v1/audio/voices` and `DELETE /v1/audio/voices/{id}` change (nil: none).
+    public let voiceLibrary: (any VoiceLibraryBackend)?
     public let configuration: ServerConfiguration
     /// Slots shared by syntheses and transcriptions (both are CPU-bound on the same cores).
     let admission: AdmissionControl
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
-                configuration: ServerConfiguration = .init()) {
+                voiceLibrary: (any VoiceLibraryBackend)? = nil, configuration: ServerConfiguration = .init()) {
         self.backend = backend
         self.transcriber = transcriber
+        self.voiceLibrary = voiceLibrary
         self.configuration = configuration
         self.admission = AdmissionControl(maxActive: configuration.maxConcurrentSyntheses,
                                           maxQueued: configuration.maxQueuedRequests)
@@ -36,6 +39,9 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         router.get("/v1/models") { _, _ in await info.models() }
         router.get("/v1/models/:id") { _, context in try await info.model(context.parameters.require("id")) }
         router.get("/v1/audio/voices") { _, _ in await info.voices() }
+        let voiceRoutes = VoiceRoutes(backend: voiceLibrary, configuration: configuration, admission: admission)
+        router.post("/v1/audio/voices") { request, context in try await voiceRoutes.add(request, context: context) }
+        router.delete("/v1/audio/voices/:id") { _, context in try await voiceRoutes.remove(context.parameters.require("id")) }
         router.post("/v1/audio/speech") { request, context in try await speech.handle(request, context: context) }
         router.post("/v1/audio/transcriptions") { request, context in
             try await transcription.handle(request, context: context, task: .transcribe)

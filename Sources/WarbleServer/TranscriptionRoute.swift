@@ -18,7 +18,7 @@ struct TranscriptionRoute: Sendable {
         let started = ContinuousClock.now
         let deadline = started + configuration.requestTimeLimit
         var request = request
-        let form = try TranscriptionForm(try await readForm(&request), task: task)
+        let form = try TranscriptionForm(try await MultipartForm.read(&request, limit: configuration.maxUploadBytes), task: task)
         let model = try await catalog.model(form.model, task: task)
         if let language = form.language, !model.languages.contains(language) {
             throw APIError.badRequest("language '\(language)' is not one \(model.id) accepts; "
@@ -139,19 +139,6 @@ struct TranscriptionRoute: Sendable {
     }
 
     /// The multipart form, within the upload limit (413 beyond it).
-    private func readForm(_ request: inout Request) async throws -> MultipartForm {
-        let limit = configuration.maxUploadBytes
-        let tooLarge = APIError(.contentTooLarge, "the upload is larger than the \(limit)-byte limit "
-            + "(warble serve --max-upload-bytes)", param: "file", code: "request_too_large")
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
-        let boundary = try MultipartForm.boundary(contentType: request.headers[.contentType])
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw tooLarge
-        }
-        return try MultipartForm(body: Array(buffer: body), boundary: boundary)
-    }
-
     /// Every segment of `stream`, failing once `deadline` passes.
     static func collect(_ stream: AsyncThrowingStream<TranscriptSegment, any Error>,
                         before deadline: ContinuousClock.Instant, limit: Duration) async throws -> [TranscriptSegment] {

@@ -12,7 +12,8 @@ struct BenchTTSCommand: AsyncParsableCommand {
         discussion: """
             Prints one JSON object. Times are wall-clock seconds. run_s is the time inside ONNX Runtime's \
             Run (counted by the engine's run counter), outside_run_s the rest of the synthesis time, of which \
-            phonemize_s is espeak-ng, synth_cpu_s the process's CPU time. The engine's chunk cache is off unless --cache-mb is given, so every \
+            phonemize_s is espeak-ng, synth_cpu_s the process's CPU time. For a cloned voice, speaker_similarity \
+            is its similarity to its clip, as `warble voice check` measures it. The engine's chunk cache is off unless --cache-mb is given, so every \
             sentence is really synthesised. With --text-file only that text is synthesised (for memory).
             """
     )
@@ -72,6 +73,10 @@ struct BenchTTSCommand: AsyncParsableCommand {
             report.first_sentence_s = firstSentence.median
         }
         report.peak_rss_kib = ProcessMemory.peakResidentKiB
+        // A cloned voice: how close it sounds to its clip, on the held-out sentences (as `warble voice check`).
+        if let profile = engine.library.snapshot().profile(chosen.id), profile.source?.speakerEmbedding != nil {
+            report.speaker_similarity = try await engine.checkVoice(chosen.id, stock: false).voice.similarity
+        }
         print(try WarbleJSON.string(report))
     }
 
@@ -141,6 +146,8 @@ struct BenchTTSReport: Encodable {
     var first_sentence_s: Double?
     var rss_after_load_kib: Int?
     var peak_rss_kib: Int?
+    /// A cloned voice's speaker similarity to its clip (cosine of d-vectors, held-out sentences).
+    var speaker_similarity: Double?
 }
 
 extension Array where Element == Double {

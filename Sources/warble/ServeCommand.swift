@@ -129,7 +129,8 @@ struct ServeCommand: AsyncParsableCommand {
         if !noPreload, let voice = await engine.defaultVoice {
             _ = try await engine.renderer(for: voice.model)
         }
-        let server = SpeechServer(backend: engine, transcriber: engine, configuration: settings)
+        let server = SpeechServer(backend: engine, transcriber: engine, voiceLibrary: ServerVoiceLibrary(engine: engine),
+                                 configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         try await server.run(logLevel: logLevel) { port in
             FileHandle.standardError.write(Data("warble: serving on http://\(shownHost):\(port)\n".utf8))

@@ -34,6 +34,17 @@ enum InstalledVoices {
                                sessionOptions: SessionOptions(intraOpThreads: 2))
     }
 
+    /// An engine with a `WARBLE_HOME` of its own whose models are the installed ones (`models` is a
+    /// link) and whose voice library is empty; `models` must be installed.
+    static func isolatedEngine(_ name: String, models: [String], threads: Int) throws -> Engine {
+        for id in models { _ = try model(id) }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("warble-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("models"), withDestinationURL: store.modelsDirectory)
+        return Engine(store: ModelStore(home: home), phonemizer: EspeakPhonemizer(),
+                      configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: threads))
+    }
+
     /// Shared instances (loading Kokoro takes about a second).
     static let sharedPiper = Result { try piper() }
     static let sharedKokoro = Result { try kokoro() }

@@ -10,13 +10,7 @@ import WarbleSpeech
 @Suite(.serialized) struct LibraryVoiceTests {
     /// A `WARBLE_HOME` of its own whose models are the installed ones and whose voice library is empty.
     func engine() throws -> Engine {
-        _ = try InstalledVoices.model("kokoro-v1.0-int8")
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("warble-library-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: home.appendingPathComponent("models"),
-                                                   withDestinationURL: InstalledVoices.store.modelsDirectory)
-        return Engine(store: ModelStore(home: home), phonemizer: EspeakPhonemizer(),
-                      configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: 2))
+        try InstalledVoices.isolatedEngine("library", models: ["kokoro-v1.0-int8"], threads: 2)
     }
 
     /// jf_alpha's style table, read from the installed model, as a library voice.

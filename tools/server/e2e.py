@@ -18,6 +18,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 import wave
 
@@ -176,6 +177,47 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
         check("whisper-tiny.en" in str(error), "unknown model: 404 listing the installed ones")
 
 
+def check_voice_library(client: openai.OpenAI, base: str, key: str) -> None:
+    name = f"e2e-clone-{os.getpid()}"
+    with tempfile.TemporaryDirectory() as tmp:
+        clip = os.path.join(tmp, "clip.wav")
+        with open(clip, "wb") as f:
+            f.write(client.audio.speech.create(model="tts-1", voice=PIPER, input=ASR_TEXT + " " + TEXT,
+                                               response_format="wav").read())
+        def post(*fields: str) -> tuple[int, dict]:
+            out = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {key}",
+                                  *sum((["-F", x] for x in fields), []), f"{base}/audio/voices"],
+                                 capture_output=True, text=True, timeout=600)
+            body, _, code = out.stdout.rpartition("\n")
+            return int(code), json.loads(body or "{}")
+        code, body = post(f"name={name}", f"file=@{clip}", "model=kokoro", "budget=5", "consent=e2e synthetic voice")
+        check(code == 201 and body.get("id") == name and body.get("object") == "voice",
+              f"voices: POST clones a voice from a clip ({code}, {body})")
+        check(isinstance(body.get("similarity"), float) and body.get("start_voice", "").startswith("kokoro-"),
+              f"voices: the answer has the similarity and the start voice ({body})")
+        listed = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"{base}/audio/voices", headers={"Authorization": f"Bearer {key}"}), timeout=30).read())
+        check(any(v.get("id") == name for v in listed.get("voices", listed.get("data", []))),
+              "voices: the new voice is listed at once")
+        audio = client.audio.speech.create(model="tts-1", voice=name, input="A cloned voice, served.",
+                                           response_format="wav").read()
+        check_audio("voices: the cloned voice speaks", audio, 24000, min_s=1.0)
+        silent = os.path.join(tmp, "silent.wav")
+        soundfile.write(silent, np.zeros(16000 * 4, dtype=np.float32), 16000)
+        code, body = post("name=e2e-silent", f"file=@{silent}", "model=kokoro")
+        check(code == 400 and "no speech was heard" in body.get("error", {}).get("message", ""),
+              f"voices: a silent clip is 400 with what to record ({code})")
+    request = urllib.request.Request(f"{base}/audio/voices/{name}", method="DELETE",
+                                     headers={"Authorization": f"Bearer {key}"})
+    deleted = json.loads(urllib.request.urlopen(request, timeout=30).read())
+    check(deleted.get("deleted") is True, "voices: DELETE removes it")
+    try:
+        urllib.request.urlopen(request, timeout=30)
+        check(False, "voices: deleting it again is 404")
+    except urllib.error.HTTPError as error:
+        check(error.code == 404, f"voices: deleting it again is 404 ({error.code})")
+
+
 def health(base: str, key: str) -> dict:
     with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
         return json.load(response)
@@ -320,6 +362,10 @@ def main() -> int:
         received = sock.recv(4096)
         check(received.startswith(b"HTTP/1.1 200"), "disconnect: the response started")
     check_cancelled("disconnect", base, key, before)
+
+    # 6b. The voice library over HTTP: a Kokoro voice found from an uploaded clip (curl -F, a short
+    #     search), listed at once, spoken through OpenAI's client, then deleted; a clip with no speech is 400.
+    check_voice_library(client, base, key)
 
     # 7. Graceful shutdown: a request in flight completes after SIGTERM.
     if args.pid:

@@ -20,8 +20,12 @@ struct StyleSpace: Sendable {
 
     var dimension: Int { directions.count }
 
-    /// The space of `tables` (at least two voices), with at most `maximumDimensions` directions.
-    init(tables: [(id: String, table: StoredTensor)], maximumDimensions: Int = 24) throws {
+    /// The space of `tables` (at least two voices), with at most `maximumDimensions` principal directions
+    /// and `extraDirections` more, random ones orthogonal to them (seeded by `seed`): a few voices span
+    /// only a few directions, and a voice unlike all of them may lie outside those. An extra direction's
+    /// unit is the smallest principal direction's.
+    init(tables: [(id: String, table: StoredTensor)], maximumDimensions: Int = 24, extraDirections: Int = 0,
+         seed: UInt64 = 1) throws {
         guard tables.count >= 2, let first = tables.first?.table, first.shape.count == 2 else {
             throw ModelError(.badModel, "a voice search needs at least two stock voices; this model has \(tables.count)")
         }
@@ -57,6 +61,19 @@ struct StyleSpace: Sendable {
             let norm = direction.reduce(0) { $0 + $1 * $1 }.squareRoot()
             directions.append(direction.map { $0 / norm })
             scales.append((values[k] / max(1, count - 1)).squareRoot())
+        }
+        let principal = directions.count
+        var random = Gaussian(seed: seed)
+        while directions.count < principal + extraDirections, directions.count < width {
+            var direction = (0..<width).map { _ in random.next() }
+            for other in directions {
+                let dot = zip(direction, other).reduce(0) { $0 + $1.0 * $1.1 }
+                for column in 0..<width { direction[column] -= dot * other[column] }
+            }
+            let norm = direction.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            guard norm > 1e-6 else { continue }
+            directions.append(direction.map { $0 / norm })
+            scales.append(scales.last ?? 1)
         }
         self.directions = directions
         self.scales = scales

@@ -14,12 +14,16 @@ public struct VoiceProfile: Sendable, Equatable, Codable {
         public var transcript: String?
         /// The note given at `voice add` about the right to use this voice.
         public var consent: String?
+        /// The clip's speaker embedding (d-vector, unit length), to measure how close the voice is to it.
+        public var speakerEmbedding: [Float]?
 
-        public init(clipSHA256: String, seconds: Double, transcript: String? = nil, consent: String? = nil) {
+        public init(clipSHA256: String, seconds: Double, transcript: String? = nil, consent: String? = nil,
+                    speakerEmbedding: [Float]? = nil) {
             self.clipSHA256 = clipSHA256
             self.seconds = seconds
             self.transcript = transcript
             self.consent = consent
+            self.speakerEmbedding = speakerEmbedding
         }
     }
 

@@ -1,0 +1,177 @@
+import Foundation
+import WarbleAudio
+import WarbleModels
+import WarbleSpeech
+
+extension Engine {
+    /// Kokoro's clip length: enough speech for a stable speaker embedding; longer clips are cut.
+    static let searchClipSeconds = 3.0...30.0
+
+    /// What clones for a request: a family's voice encoder, or a search over Kokoro's style tables.
+    private enum Cloner {
+        case encoder(model: String, family: String, any VoiceEncoder)
+        case search(model: String, any StyleTableSynthesizer)
+
+        var model: String {
+            switch self {
+            case .encoder(let model, _, _), .search(let model, _): model
+            }
+        }
+    }
+
+    /// Clones a voice from a clip and keeps it in the library; `events` tells what happens.
+    /// Cancelling `cancel` stops it (a Kokoro search keeps its state and resumes on the next call).
+    public func addVoice(_ request: VoiceCloneRequest, cancel: CancellationToken = CancellationToken(),
+                         events: @escaping @Sendable (VoiceCloneEvent) -> Void = { _ in }) async throws -> VoiceCloneResult {
+        guard VoiceProfile.isValidID(request.name) else {
+            throw ModelError(.badInput, "'\(request.name)' is not a usable voice name: use 1–64 letters, digits, '-', '_', '.' or ':'")
+        }
+        if voiceIndex(request.name) {
+            throw ModelError(.badInput, "'\(request.name)' is the name of a stock voice; choose another name")
+        }
+        if !request.replacing, library.snapshot().profile(request.name) != nil {
+            throw ModelError(.badInput, "the voice library already has a voice '\(request.name)'; remove it first or choose another name")
+        }
+        let cloner = try await cloner(for: request.model)
+        let detector = try await voiceActivityDetector()
+        let seconds: ClosedRange<Double> = switch cloner {
+        case .encoder(_, _, let encoder): encoder.clipSeconds
+        case .search: Self.searchClipSeconds
+        }
+        let clip = try CloneClip(data: request.clip, name: request.clipName, seconds: seconds, detector: detector)
+        events(.clip(fileSeconds: clip.fileSeconds, speechSeconds: clip.speech.duration, level: clip.level, shortened: clip.shortened))
+
+        var transcript = request.transcript?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if transcript?.isEmpty ?? true, request.transcribe {
+            transcript = try await transcribe(clip.speech)
+            events(.transcript(transcript ?? ""))
+        }
+        let embedder = try? await speakerEmbedder()
+        let embedding = try embedder.map { try $0.embedding(clip.speech) }
+
+        let conditioning: VoiceConditioning
+        var searchResult: KokoroVoiceSearch.Result?
+        let family: String
+        let language: String
+        switch cloner {
+        case .encoder(let model, let encoderFamily, let encoder):
+            if encoder.needsTranscript, transcript?.isEmpty ?? true {
+                throw ModelError(.badInput, "\(model) needs to know what the clip says: give --transcript TEXT, or --transcribe")
+            }
+            conditioning = try await encoder.encode(clip.speech, transcript: transcript)
+            family = encoderFamily
+            language = request.language ?? installed[model]?.manifest.languages.first ?? "en"
+        case .search(let model, let synthesizer):
+            guard let embedder, let embedding else {
+                throw ModelError(.badModel, "finding a Kokoro voice needs the speaker embedder; install it with scripts/models/speaker-dvector.sh")
+            }
+            let search = KokoroVoiceSearch(synthesizer: synthesizer) { try embedder.embedding($0) }
+            var options = request.search
+            let key = "\(clip.sha256) \(model) seed \(options.seed) dims \(options.maximumDimensions)+\(options.extraDirections)"
+            options.stateFile = options.stateFile ?? library.directory.appendingPathComponent(".search", isDirectory: true)
+                .appendingPathComponent("\(request.name)-\(clip.sha256.prefix(16)).json")
+            let dimensions = try KokoroVoiceSearch.space(synthesizer, options: options).dimension
+            let resumable = options.stateFile.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
+            events(.searchStarted(model: model, dimensions: dimensions, resumed: resumable))
+            begin(model: model, status: .synthesizing(model: model))
+            defer { finish(model: model) }
+            let result = try await search.run(target: embedding, key: key, options: options, cancel: cancel) { events(.searching($0)) }
+            if let state = options.stateFile { try? FileManager.default.removeItem(at: state) }
+            conditioning = .styleTable(result.table)
+            searchResult = result
+            family = "kokoro"
+            language = request.language ?? Self.bcp47(synthesizer.language)
+        }
+        let profile = VoiceProfile(
+            id: request.name, language: language, model: cloner.model, family: family,
+            source: .init(clipSHA256: clip.sha256, seconds: clip.speech.duration, transcript: transcript,
+                          consent: request.consent, speakerEmbedding: embedding),
+            conditioning: conditioning)
+        do {
+            try library.add(profile, replacing: request.replacing)
+        } catch let error as VoiceLibraryError {
+            throw ModelError(.badInput, error.message)
+        }
+        return VoiceCloneResult(profile: profile, search: searchResult)
+    }
+
+    /// Speaks `sentences` with library voice `id` and with every stock voice of its model, and measures
+    /// how close each one's speech is to the voice's source clip (cosine of speaker embeddings).
+    public func checkVoice(_ id: String, sentences: [String]? = nil, stock: Bool = true) async throws -> VoiceCheck {
+        guard let profile = library.snapshot().profile(id) else {
+            throw ModelError(.unknownVoice, "the voice library has no voice '\(id)'")
+        }
+        guard let target = profile.source?.speakerEmbedding else {
+            throw ModelError(.badInput, "voice '\(id)' keeps no speaker embedding of its clip (it was added without the speaker embedder); add it again")
+        }
+        let embedder = try await speakerEmbedder()
+        let sentences = sentences ?? SearchTexts.heldOut
+        func score(_ voice: String) async throws -> VoiceCheck.Score {
+            var total = 0.0
+            for sentence in sentences {
+                var samples: [Float] = []
+                var rate = 16000
+                for try await chunk in synthesize(SynthesisRequest(text: sentence, voice: voice)) {
+                    samples += chunk.samples
+                    rate = chunk.sampleRate
+                }
+                total += KokoroVoiceSearch.cosine(try embedder.embedding(AudioBuffer(mono: samples, sampleRate: rate)), target)
+            }
+            return VoiceCheck.Score(voice: voice, similarity: total / Double(max(1, sentences.count)))
+        }
+        let own = try await score(id)
+        var stockScores: [VoiceCheck.Score] = []
+        if stock {
+            let library = Set(libraryVoices.profiles.map(\.id))
+            for voice in voices where voice.model == profile.model && !library.contains(voice.id) {
+                stockScores.append(try await score(voice.id))
+            }
+        }
+        return VoiceCheck(voice: own, stock: stockScores.sorted { $0.similarity > $1.similarity }, sentences: sentences)
+    }
+
+    private func voiceIndex(_ id: String) -> Bool {
+        let library = Set(libraryVoices.profiles.map(\.id))
+        return voices.contains { $0.id == id && !library.contains($0.id) }
+    }
+
+    /// The cloner `model` names (a model id or a family), or the first there is.
+    private func cloner(for model: String?) async throws -> Cloner {
+        let encoders = models(offering: .voiceEncoding).filter { model == nil || $0.manifest.id == model || $0.manifest.family == model }
+        if let first = encoders.first, let encoder = try await self.model(first.manifest.id).voiceEncoder {
+            return .encoder(model: first.manifest.id, family: first.manifest.family, encoder)
+        }
+        for candidate in models(offering: .synthesis) where model == nil || candidate.manifest.id == model || candidate.manifest.family == model {
+            if let synthesizer = try await renderer(for: candidate.manifest.id) as? any StyleTableSynthesizer {
+                return .search(model: candidate.manifest.id, synthesizer)
+            }
+        }
+        let cloning = models(offering: .voiceEncoding).map(\.manifest.id)
+            + models(offering: .synthesis).filter { $0.manifest.family == "kokoro" }.map(\.manifest.id)
+        if let model {
+            throw ModelError(.badModel, "'\(model)' is no installed model that clones voices (installed: "
+                + (cloning.isEmpty ? "none" : cloning.joined(separator: ", ")) + ")")
+        }
+        throw ModelError(.badModel, "no installed model clones voices; install Kokoro with scripts/models/kokoro.sh")
+    }
+
+    /// What `speech` says, by the first multilingual recognition model (else the first one).
+    private func transcribe(_ speech: AudioBuffer) async throws -> String {
+        let models = recognitionModels()
+        guard let model = models.first(where: \.canTranslate) ?? models.first else {
+            throw ModelError(.badModel, "--transcribe needs a speech recognition model; install one with scripts/models/whisper.sh")
+        }
+        var text: [String] = []
+        for try await segment in transcribe(speech, model: model.id, options: TranscriptionOptions()) {
+            text.append(segment.text.trimmingCharacters(in: .whitespaces))
+        }
+        return text.joined(separator: " ")
+    }
+
+    /// "en-us" → "en-US".
+    static func bcp47(_ espeak: String) -> String {
+        let parts = espeak.split(separator: "-")
+        guard parts.count == 2 else { return espeak }
+        return parts[0].lowercased() + "-" + parts[1].uppercased()
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A voice uploaded to `POST /v1/audio/voices`, to be cloned and kept in the voice library.
+public struct VoiceUpload: Sendable {
+    public var name: String
+    public var clip: Data
+    /// The uploaded file's name (for messages).
+    public var clipName: String
+    public var model: String?
+    public var transcript: String?
+    public var transcribe: Bool
+    public var consent: String?
+    /// Kokoro: the search's time, seconds.
+    public var budgetSeconds: Double
+    public var seed: UInt64
+}
+
+/// What `POST /v1/audio/voices` answers.
+public struct VoiceUploadResult: Sendable, Encodable {
+    public var id: String
+    public var object = "voice"
+    public var model: String
+    /// Cosine similarity of the voice's speech to the clip (speaker embeddings), when measured.
+    public var similarity: Double?
+    /// Kokoro: the stock voice the search started from, its similarity, and the candidates spoken.
+    public var startVoice: String?
+    public var startSimilarity: Double?
+    public var candidates: Int?
+
+    public init(id: String, model: String, similarity: Double? = nil, startVoice: String? = nil,
+                startSimilarity: Double? = nil, candidates: Int? = nil) {
+        self.id = id
+        self.model = model
+        self.similarity = similarity
+        self.startVoice = startVoice
+        self.startSimilarity = startSimilarity
+        self.candidates = candidates
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, object, model, similarity, candidates
+        case startVoice = "start_voice"
+        case startSimilarity = "start_similarity"
+    }
+}
+
+/// The voice library as the server changes it (`Engine`'s library in `warble serve`).
+public protocol VoiceLibraryBackend: Sendable {
+    /// Clones `upload`'s voice and keeps it; cancelling the calling task stops the work.
+    func addVoice(_ upload: VoiceUpload) async throws -> VoiceUploadResult
+    /// Removes library voice `id` (`ModelError(.unknownVoice, …)` when there is none).
+    func removeVoice(_ id: String) async throws
+}

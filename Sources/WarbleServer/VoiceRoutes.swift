@@ -1,0 +1,110 @@
+import Foundation
+import Hummingbird
+import WarbleSpeech
+
+/// `POST /v1/audio/voices` (multipart: `name`, `file`, `model`, `transcript`, `transcribe`, `consent`,
+/// `budget` in seconds, `seed`) and `DELETE /v1/audio/voices/{id}`: the voice library, changed over
+/// HTTP. Both need the server's API key: without `--api-key` they are refused, so that nobody who can
+/// reach the port adds or removes voices.
+struct VoiceRoutes: Sendable {
+    /// The longest Kokoro search one request may ask for.
+    static let maximumBudget = 3600.0
+    static let defaultBudget = 600.0
+
+    let backend: (any VoiceLibraryBackend)?
+    let configuration: ServerConfiguration
+    let admission: AdmissionControl
+
+    func add(_ request: Request, context: some RequestContext) async throws -> Response {
+        let backend = try available()
+        var request = request
+        let form = try await MultipartForm.read(&request, limit: configuration.maxUploadBytes)
+        let upload = try Self.upload(form)
+        let permit = try await admission.acquire(waitingAtMost: configuration.requestTimeLimit)
+        context.logger.info("voice clone started", metadata: ["name": "\(upload.name)", "bytes": "\(upload.clip.count)"])
+        let result: VoiceUploadResult
+        do {
+            result = try await request.body.consumeWithCancellationOnInboundClose { _ in try await backend.addVoice(upload) }
+        } catch {
+            await permit.release(error is CancellationError ? .cancelled : .refused)
+            throw error is CancellationError ? error : APIError(translating: error).closingConnection()
+        }
+        await permit.release(.completed)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.connection] = "close"
+        return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(result))))
+    }
+
+    func remove(_ id: String) async throws -> Response {
+        let backend = try available()
+        try await backend.removeVoice(id)
+        struct Deleted: Encodable { var id: String; var object = "voice"; var deleted = true }
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(Deleted(id: id)))))
+    }
+
+    private func available() throws -> any VoiceLibraryBackend {
+        guard let key = configuration.apiKey, !key.isEmpty else {
+            throw APIError(.forbidden, "changing the voice library needs the server's API key: start it with --api-key",
+                           code: "api_key_required")
+        }
+        guard let backend else { throw APIError(.notImplemented, "this server keeps no voice library", code: "not_supported") }
+        return backend
+    }
+
+    /// The form's fields, checked.
+    static func upload(_ form: MultipartForm) throws -> VoiceUpload {
+        guard let name = try form.text("name")?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else {
+            throw APIError.badRequest("the form has no 'name' field: the new voice's name", param: "name",
+                                      code: "missing_required_parameter")
+        }
+        guard let file = form.part("file"), !file.body.isEmpty else {
+            throw APIError.badRequest("the form has no 'file' field with the clip", param: "file", code: "missing_required_parameter")
+        }
+        func field(_ key: String) throws -> String? {
+            guard let text = try form.text(key)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+            return text
+        }
+        var transcribe = false
+        if let text = try field("transcribe")?.lowercased() {
+            guard text == "true" || text == "false" else {
+                throw APIError.badRequest("transcribe '\(text)' is not true or false", param: "transcribe", code: "invalid_value")
+            }
+            transcribe = text == "true"
+        }
+        var budget = defaultBudget
+        if let text = try field("budget") {
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 1, seconds <= maximumBudget else {
+                throw APIError.badRequest("budget '\(text)' is not a number of seconds between 1 and \(Int(maximumBudget))",
+                                          param: "budget", code: "invalid_value")
+            }
+            budget = seconds
+        }
+        var seed: UInt64 = 1
+        if let text = try field("seed") {
+            guard let value = UInt64(text) else {
+                throw APIError.badRequest("seed '\(text)' is not a whole number ≥ 0", param: "seed", code: "invalid_value")
+            }
+            seed = value
+        }
+        return VoiceUpload(name: name, clip: file.body, clipName: file.filename ?? "the uploaded file", model: try field("model"),
+                           transcript: try field("transcript"), transcribe: transcribe, consent: try field("consent"),
+                           budgetSeconds: budget, seed: seed)
+    }
+}
+
+extension MultipartForm {
+    /// The request's multipart body, within `limit` bytes.
+    static func read(_ request: inout Request, limit: Int) async throws -> MultipartForm {
+        let tooLarge = APIError(.contentTooLarge, "the upload is larger than the \(limit)-byte limit "
+            + "(warble serve --max-upload-bytes)", param: "file", code: "request_too_large")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        let boundary = try MultipartForm.boundary(contentType: request.headers[.contentType])
+        let body: ByteBuffer
+        do { body = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        return try MultipartForm(body: Array(buffer: body), boundary: boundary)
+    }
+}

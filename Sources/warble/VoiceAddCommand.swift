@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+import WarbleEngine
+
+/// `warble voice add NAME --from CLIP`: clones a voice and keeps it in the library.
+struct VoiceAddCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Clone a voice from a clip of someone speaking and keep it in the library.",
+        discussion: """
+            The clip may be any format libsndfile reads (WAV, FLAC, Ogg, MP3, …), any rate and channel count. \
+            Its speech is found with Silero VAD; a clip that is silent, clipped, too quiet or too short is \
+            refused with a message that says what to record. 5–15 s of one person in a quiet room works best.
+
+            With Kokoro (whose voices come from an encoder that was never published), the voice is searched \
+            for: Kokoro speaks candidate voices, a speaker embedder scores how close they sound to the clip, \
+            and CMA-ES walks the space of the stock voices for --budget (or --candidates). The search keeps its \
+            state: run the same command again after an interruption and it goes on. The same clip, --seed and \
+            --candidates give the same voice.
+
+            Clone only voices you have the right to use; --consent is kept in the voice's profile.
+            """)
+
+    @Argument(help: "The new voice's name (letters, digits, '-', '_', '.', ':').")
+    var name: String
+    @Option(help: "The clip to clone.")
+    var from: String
+    @Option(help: "The model id or family to clone for (default: the first installed model that clones; Kokoro here).")
+    var model: String?
+    @Option(help: "What the clip says (the families that need it).")
+    var transcript: String?
+    @Flag(help: "Find out what the clip says with speech recognition (and show it).")
+    var transcribe = false
+    @Option(help: "A note on your right to use this voice, kept in its profile (e.g. \"my own voice\").")
+    var consent: String?
+    @Option(help: "The voice's language, BCP 47 (default: the model's).")
+    var language: String?
+    @Option(help: "Kokoro: how long to search, e.g. 90s, 10m, 1h.")
+    var budget = "10m"
+    @Option(help: "Kokoro: the search's seed.")
+    var seed: UInt64 = 1
+    @Option(help: "Kokoro: stop after this many candidates (the same clip, seed and count give the same voice on a machine).")
+    var candidates: Int?
+    @Option(help: "Kokoro: random directions searched beyond the ones the stock voices span (0–64).")
+    var extraDirections = 0
+    @Flag(help: "Replace a library voice of the same name.")
+    var replace = false
+    @Flag(help: "Skip the similarity check at the end.")
+    var noCheck = false
+
+    func validate() throws {
+        guard let seconds = BudgetOption.seconds(budget), seconds > 0, seconds <= 7 * 86_400 else {
+            throw ValidationError("--budget '\(budget)' is not a duration between 1 s and 7 days (write 90s, 10m or 1h)")
+        }
+        if let candidates, candidates < 1 { throw ValidationError("--candidates must be at least 1") }
+        guard (0...64).contains(extraDirections) else { throw ValidationError("--extra-directions must be between 0 and 64") }
+        if transcript != nil, transcribe { throw ValidationError("give --transcript or --transcribe, not both") }
+    }
+
+    func run() async throws {
+        let url = URL(fileURLWithPath: from)
+        guard FileManager.default.fileExists(atPath: url.path) else { throw ValidationError("there is no file \(from)") }
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
+              size <= BudgetOption.maximumClipBytes else {
+            throw ValidationError("\(from) is larger than a clip may be (\(BudgetOption.maximumClipBytes >> 20) MiB): cut 5–15 s of speech from it")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw ValidationError("\(from) cannot be read") }
+        if consent == nil {
+            FileHandle.standardError.write(Data("warble: no --consent given: clone only voices you have the right to use\n".utf8))
+        }
+        let engine = EngineFactory.make()
+        let cancel = CancellationToken()
+        let interruption = Interruption.watch { cancel.cancel() }
+        defer { interruption.stop() }
+        let meter = SearchProgress()
+        let request = VoiceCloneRequest(
+            name: name, clip: data, clipName: from, model: model, transcript: transcript, transcribe: transcribe,
+            consent: consent, language: language,
+            search: KokoroVoiceSearch.Options(budget: BudgetOption.seconds(budget)!, maximumCandidates: candidates, seed: seed,
+                                              extraDirections: extraDirections), replacing: replace)
+        let result: VoiceCloneResult
+        do {
+            result = try await engine.addVoice(request, cancel: cancel) { meter.show($0) }
+        } catch where cancel.isCancelled {
+            meter.finish()
+            FileHandle.standardError.write(Data("warble: stopped; run the same command again to go on from where the search was\n".utf8))
+            throw ExitCode(130)
+        }
+        meter.finish()
+        if let search = result.search {
+            print(String(format: "Searched %d candidates in %@ (%.1f a minute, %d directions%@).", search.candidates,
+                         PullProgress.duration(search.seconds), search.candidatesPerMinute, search.dimensions,
+                         search.resumed ? ", resumed" : ""))
+            print(String(format: "Similarity to the clip on the choosing texts: %.3f (started from %@ at %.3f).",
+                         search.similarity, search.startVoice, search.startSimilarity))
+        }
+        print("Added voice '\(result.profile.id)' (\(result.profile.model)). Speak with: warble say --voice \(result.profile.id) \"Hello.\"")
+        if !noCheck, result.profile.source?.speakerEmbedding != nil {
+            let check = try await engine.checkVoice(result.profile.id, sentences: Array(VoiceCheckCommand.sentences.prefix(2)))
+            VoiceCheckCommand.report(check)
+        }
+    }
+}
+
+/// Reading `--budget` and the clip size limit.
+enum BudgetOption {
+    /// The largest clip file read (a few minutes of uncompressed stereo at 48 kHz).
+    static let maximumClipBytes = 256 << 20
+
+    /// "90", "90s", "10m", "1h", "1.5h" in seconds; nil when unreadable.
+    static func seconds(_ text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [(String, Double)] = [("min", 60), ("h", 3600), ("m", 60), ("s", 1)]
+        for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
+            return Double(trimmed.dropLast(suffix.count)).map { $0 * scale }.flatMap { $0.isFinite ? $0 : nil }
+        }
+        return Double(trimmed).flatMap { $0.isFinite ? $0 : nil }
+    }
+}
+
+/// The clone's progress on standard error: the clip, the transcript, and a bar for the search with the
+/// best score so far (redrawn in place on a terminal, a line every tenth of the budget otherwise).
+final class SearchProgress: @unchecked Sendable {
+    private let terminal = isatty(STDERR_FILENO) != 0
+    private let lock = NSLock()
+    private var tenth = -1
+    private var drew = false
+
+    func show(_ event: VoiceCloneEvent) {
+        lock.lock()
+        defer { lock.unlock() }
+        switch event {
+        case let .clip(fileSeconds, speechSeconds, level, shortened):
+            write(String(format: "clip: %.1f s, speech %.1f s at %.0f dBFS%@\n", fileSeconds, speechSeconds, level,
+                         shortened ? " (cut to the longest the model takes)" : ""))
+        case .transcript(let text):
+            write("transcript: \(text)\n")
+        case let .searchStarted(model, dimensions, resumed):
+            write("searching \(model)'s voices in \(dimensions) directions\(resumed ? " (resuming)" : "")\n")
+        case .searching(let p):
+            let fraction = min(1, p.seconds / max(1, p.budget))
+            let line = String(format: "[%@%@] %3.0f%%  %d candidates  best %.3f (start %.3f)  %@ left",
+                              String(repeating: "#", count: Int(fraction * 24)), String(repeating: "-", count: 24 - Int(fraction * 24)),
+                              fraction * 100, p.candidates, p.best, p.start, PullProgress.duration(max(0, p.budget - p.seconds)))
+            if terminal {
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+                drew = true
+            } else if Int(fraction * 10) != tenth {
+                tenth = Int(fraction * 10)
+                write(line + "\n")
+            }
+        }
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drew { FileHandle.standardError.write(Data("\n".utf8)) }
+        drew = false
+    }
+
+    private func write(_ text: String) {
+        if drew { FileHandle.standardError.write(Data("\n".utf8)); drew = false }
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

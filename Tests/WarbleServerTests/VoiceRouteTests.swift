@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import WarbleServer
+import WarbleSpeech
+
+/// A voice library that keeps what it was given (the real one, the engine's, is exercised through
+/// `warble serve` in scripts/test-server-e2e.sh).
+final class RecordingVoiceLibrary: VoiceLibraryBackend, @unchecked Sendable {
+    private let lock = NSLock()
+    private var uploads: [VoiceUpload] = []
+    private var names: Set<String> = []
+
+    var received: [VoiceUpload] { lock.withLock { uploads } }
+
+    func addVoice(_ upload: VoiceUpload) async throws -> VoiceUploadResult {
+        try lock.withLock {
+            if upload.clip.count < 100 { throw ModelError(.badInput, "\(upload.clipName) cannot be read as audio") }
+            uploads.append(upload)
+            names.insert(upload.name)
+        }
+        return VoiceUploadResult(id: upload.name, model: "kokoro-v1.0-int8", similarity: 0.61, startVoice: "kokoro-jm_kumo",
+                                 startSimilarity: 0.42, candidates: 90)
+    }
+
+    func removeVoice(_ id: String) async throws {
+        try lock.withLock {
+            guard names.remove(id) != nil else { throw ModelError(.unknownVoice, "the voice library has no voice '\(id)'") }
+        }
+    }
+}
+
+struct VoiceRouteTests {
+    static let key = "sekret"
+
+    func withServer<Value: Sendable>(apiKey: String? = key, library: RecordingVoiceLibrary,
+                                     _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        let server = SpeechServer(backend: FakeSpeechBackend(), voiceLibrary: library,
+                                  configuration: ServerConfiguration(apiKey: apiKey))
+        return try await Application(router: server.makeRouter()).test(.router) { try await body($0) }
+    }
+
+    static var authorised: HTTPFields { [.authorization: "Bearer \(key)"] }
+
+    @Test func anUploadIsClonedWithItsFieldsAndAnswered201() async throws {
+        let library = RecordingVoiceLibrary()
+        let body = MultipartBody([("name", "grandma"), ("model", "kokoro"), ("consent", "she said yes"), ("budget", "90"),
+                                  ("seed", "7"), ("transcribe", "true")])
+        try await withServer(library: library) { client in
+            let response = try await client.transcribe(body, route: "/v1/audio/voices", headers: Self.authorised)
+            #expect(response.status == .created)
+            let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any]
+            #expect(json?["id"] as? String == "grandma" && json?["object"] as? String == "voice")
+            #expect(json?["start_voice"] as? String == "kokoro-jm_kumo" && json?["similarity"] as? Double == 0.61)
+        }
+        let upload = try #require(library.received.first)
+        #expect(upload.name == "grandma" && upload.model == "kokoro" && upload.consent == "she said yes")
+        #expect(upload.budgetSeconds == 90 && upload.seed == 7 && upload.transcribe && upload.clipName == "clip.wav")
+        #expect(upload.clip == testWAV())
+    }
+
+    @Test func theDefaultsAreTenMinutesAndSeedOne() async throws {
+        let library = RecordingVoiceLibrary()
+        try await withServer(library: library) { client in
+            let response = try await client.transcribe(MultipartBody([("name", "x")]), route: "/v1/audio/voices", headers: Self.authorised)
+            #expect(response.status == .created)
+        }
+        let upload = try #require(library.received.first)
+        #expect(upload.budgetSeconds == 600 && upload.seed == 1 && !upload.transcribe && upload.model == nil)
+    }
+
+    @Test(arguments: [
+        ([("model", "kokoro")], "no 'name' field"),
+        ([("name", "x"), ("budget", "0")], "budget '0' is not a number of seconds between 1 and 3600"),
+        ([("name", "x"), ("budget", "nan")], "budget 'nan'"),
+        ([("name", "x"), ("budget", "7200")], "between 1 and 3600"),
+        ([("name", "x"), ("seed", "-1")], "seed '-1' is not a whole number"),
+        ([("name", "x"), ("transcribe", "yes")], "transcribe 'yes' is not true or false"),
+    ])
+    func badFieldsAre400(fields: [(String, String)], message: String) async throws {
+        try await withServer(library: RecordingVoiceLibrary()) { client in
+            let response = try await client.transcribe(MultipartBody(fields), route: "/v1/audio/voices", headers: Self.authorised)
+            #expect(response.status == .badRequest)
+            #expect(text(response).contains(message), "\(text(response))")
+        }
+    }
+
+    @Test func aMissingFileAndAnUnreadableClipAre400() async throws {
+        try await withServer(library: RecordingVoiceLibrary()) { client in
+            let none = try await client.transcribe(MultipartBody([("name", "x")], file: nil), route: "/v1/audio/voices", headers: Self.authorised)
+            #expect(none.status == .badRequest && text(none).contains("no 'file' field"))
+            let junk = MultipartBody([("name", "x")], file: ("junk.wav", "audio/wav", Data("not audio".utf8)))
+            let bad = try await client.transcribe(junk, route: "/v1/audio/voices", headers: Self.authorised)
+            #expect(bad.status == .badRequest && text(bad).contains("junk.wav cannot be read as audio"))
+        }
+    }
+
+    @Test func deleteRemovesAndAnUnknownVoiceIs404() async throws {
+        let library = RecordingVoiceLibrary()
+        try await withServer(library: library) { client in
+            _ = try await client.transcribe(MultipartBody([("name", "gone")]), route: "/v1/audio/voices", headers: Self.authorised)
+            let deleted = try await client.execute(uri: "/v1/audio/voices/gone", method: .delete, headers: Self.authorised)
+            #expect(deleted.status == .ok && text(deleted).contains("\"deleted\":true"))
+            let again = try await client.execute(uri: "/v1/audio/voices/gone", method: .delete, headers: Self.authorised)
+            #expect(again.status == .notFound && text(again).contains("no voice 'gone'"))
+        }
+    }
+
+    @Test func theRoutesNeedTheAPIKey() async throws {
+        let library = RecordingVoiceLibrary()
+        try await withServer(library: library) { client in
+            let anonymous = try await client.transcribe(MultipartBody([("name", "x")]), route: "/v1/audio/voices")
+            #expect(anonymous.status == .unauthorized)
+            let delete = try await client.execute(uri: "/v1/audio/voices/x", method: .delete)
+            #expect(delete.status == .unauthorized)
+        }
+        // A server without a key refuses to change the library at all.
+        try await withServer(apiKey: nil, library: library) { client in
+            let post = try await client.transcribe(MultipartBody([("name", "x")]), route: "/v1/audio/voices")
+            #expect(post.status == .forbidden && text(post).contains("--api-key"))
+            let delete = try await client.execute(uri: "/v1/audio/voices/x", method: .delete)
+            #expect(delete.status == .forbidden)
+            // Listing stays open.
+            #expect(try await client.execute(uri: "/v1/audio/voices", method: .get).status == .ok)
+        }
+        #expect(library.received.isEmpty)
+    }
+}
