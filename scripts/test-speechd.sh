@@ -107,7 +107,13 @@ AudioOutputMethod "pulse"
 AddModule "warble" "$sd_warble" "warble.conf"
 DefaultModule warble
 CONF
-printf 'WarbleDefaultVoice "en_US-joe-medium"\nWarbleHome "%s"\n' "$WARBLE_HOME" >"$work/conf/modules/warble.conf"
+# The module's WARBLE_HOME: the installed models, and a voice library of its own (a cloned voice is
+# added to it while the module runs).
+module_home="$work/home"
+mkdir -p "$module_home"
+ln -s "$WARBLE_HOME/models" "$module_home/models"
+[[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$module_home/lib"
+printf 'WarbleDefaultVoice "en_US-joe-medium"\nWarbleHome "%s"\n' "$module_home" >"$work/conf/modules/warble.conf"
 speech-dispatcher -s -t 0 -C "$work/conf" -P "$work/speechd.pid" >>"$work/log/speechd.stderr" 2>&1 &
 pids+=($!)
 for _ in {1..100}; do [[ -S "$socket" ]] && break; sleep 0.1; done
@@ -145,6 +151,29 @@ if awk -v s="$seconds" 'BEGIN { exit !(s > 1.5 && s < 10) }'; then
     pass "spd-say speech produced: $seconds s of sound captured from the null sink"
 else
     fail "spd-say speech produced: $seconds s of sound (expected 1.5 to 10)"
+fi
+
+# --- a cloned voice, added while the module runs: listed, and it speaks -------------------------------
+"$warble" say -q "Last summer we drove along the coast, stopping at every little village to buy bread." -o "$work/clip.wav"
+if WARBLE_HOME="$module_home" "$warble" voice add sd-clone --from "$work/clip.wav" --model kokoro --candidates 1 \
+        --consent "synthetic test voice" --no-check >"$work/clone.out" 2>&1; then
+    listed="$(timeout 30 spd-say -o warble -L 2>&1 || true)"
+    if grep -q "sd-clone" <<<"$listed"; then
+        pass "a voice cloned while the module runs is listed by spd-say -L (no restart)"
+    else
+        fail "a voice cloned while the module runs is listed by spd-say -L: got: $listed"
+    fi
+    start="$(position)"
+    timeout 60 spd-say -w -o warble -y sd-clone "A cloned voice, speaking for the whole desktop." || fail "spd-say -y sd-clone returned an error"
+    sleep 0.3
+    seconds="$(sound_seconds "$start")"
+    if awk -v s="$seconds" 'BEGIN { exit !(s > 1.5 && s < 10) }' && ! grep -q "unknown voice 'sd-clone'" "$work/log/warble.log"; then
+        pass "spd-say -y sd-clone speaks with the cloned voice: $seconds s of sound"
+    else
+        fail "spd-say -y sd-clone speaks with the cloned voice: $seconds s of sound; log: $(grep -i clone "$work/log/warble.log" | tail -2)"
+    fi
+else
+    fail "warble voice add for the module: $(tail -3 "$work/clone.out")"
 fi
 
 # --- python3-speechd: marks, latencies, STOP, unknown voice ---------------------------------------

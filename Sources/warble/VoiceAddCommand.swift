@@ -91,8 +91,11 @@ struct VoiceAddCommand: AsyncParsableCommand {
             print(String(format: "Searched %d candidates in %@ (%.1f a minute, %d directions%@).", search.candidates,
                          PullProgress.duration(search.seconds), search.candidatesPerMinute, search.dimensions,
                          search.resumed ? ", resumed" : ""))
-            print(String(format: "Similarity to the clip on the choosing texts: %.3f (started from %@ at %.3f).",
+            print(String(format: "Similarity to the clip on the choosing texts: %.3f (the best stock voice there, %@: %.3f).",
                          search.similarity, search.startVoice, search.startSimilarity))
+            if let wer = search.wordErrorRate, let start = search.startWordErrorRate {
+                print(String(format: "Words Whisper missed on them: %.0f %% (that stock voice: %.0f %%).", wer * 100, start * 100))
+            }
         }
         print("Added voice '\(result.profile.id)' (\(result.profile.model)). Speak with: warble say --voice \(result.profile.id) \"Hello.\"")
         if !noCheck, result.profile.source?.speakerEmbedding != nil {

@@ -41,6 +41,23 @@ struct StyleSpaceTests {
         }
     }
 
+    @Test func aPointMovesAStockVoicesOwnTableAndItsOwnPointGivesItBack() throws {
+        let tables = Self.tables(5)
+        let space = try StyleSpace(tables: tables)
+        let base = (table: tables[2].table, point: space.stock[2].point)
+        #expect(space.table(at: base.point, base: base) == tables[2].table)
+        // A step along the first direction moves every row alike, by the step times its scale.
+        var moved = base.point
+        moved[0] += 1
+        let table = space.table(at: moved, base: base)
+        for row in 0..<4 {
+            for column in 0..<8 {
+                let expected = Double(tables[2].table.values[row * 8 + column]) + space.scales[0] * space.directions[0][column]
+                #expect(abs(Double(table.values[row * 8 + column]) - expected) < 1e-5)
+            }
+        }
+    }
+
     @Test func theDirectionsAreCappedAndOneVoiceIsNotASpace() throws {
         #expect(try StyleSpace(tables: Self.tables(6), maximumDimensions: 2).dimension == 2)
         #expect(throws: ModelError.self) { try StyleSpace(tables: Self.tables(1)) }

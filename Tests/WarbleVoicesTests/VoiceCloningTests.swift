@@ -32,8 +32,8 @@ import WarbleSpeech
         let events = EventLog()
         let result = try await engine.addVoice(request("joe-like", clip: clip)) { events.add($0) }
         let search = try #require(result.search)
-        // The five stock voices, one generation of eight (to reach 6), then three finalists (the start, the mean, the leader).
-        #expect(search.candidates == 5 + 8 + 3 && search.dimensions == 4 && search.startVoice.hasPrefix("kokoro-"))
+        // The five stock voices, one generation of eight (to reach 6), then seven finalists (the five stock voices, the mean, the leader).
+        #expect(search.candidates == 5 + 8 + 7 && search.dimensions == 4 && search.startVoice.hasPrefix("kokoro-"))
         // The result is chosen on the final texts, the start among the choices: never worse than it.
         #expect(search.similarity >= search.startSimilarity && search.similarity > 0 && search.similarity < 1)
         #expect(events.kinds.first == "clip" && events.kinds.contains("searching"))

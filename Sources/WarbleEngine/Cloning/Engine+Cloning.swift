@@ -65,7 +65,8 @@ extension Engine {
             guard let embedder, let embedding else {
                 throw ModelError(.badModel, "finding a Kokoro voice needs the speaker embedder; install it with scripts/models/speaker-dvector.sh")
             }
-            let search = KokoroVoiceSearch(synthesizer: synthesizer) { try embedder.embedding($0) }
+            let search = KokoroVoiceSearch(synthesizer: synthesizer, embed: { try embedder.embedding($0) },
+                                           transcribe: intelligibilityJudge())
             var options = request.search
             let key = "\(clip.sha256) \(model) seed \(options.seed) dims \(options.maximumDimensions)+\(options.extraDirections)"
             options.stateFile = options.stateFile ?? library.directory.appendingPathComponent(".search", isDirectory: true)
@@ -153,6 +154,19 @@ extension Engine {
                 + (cloning.isEmpty ? "none" : cloning.joined(separator: ", ")) + ")")
         }
         throw ModelError(.badModel, "no installed model clones voices; install Kokoro with scripts/models/kokoro.sh")
+    }
+
+    /// English speech to text with the first installed recognition model (greedy), for the search's
+    /// intelligibility guard; nil when none is installed.
+    private func intelligibilityJudge() -> (@Sendable (AudioBuffer) async throws -> String)? {
+        guard let model = recognitionModels().first?.id else { return nil }
+        return { [self] audio in
+            var options = TranscriptionOptions(language: "en", beamSize: 1)
+            options.conditionOnPreviousText = false
+            var text: [String] = []
+            for try await segment in self.transcribe(audio, model: model, options: options) { text.append(segment.text) }
+            return text.joined(separator: " ")
+        }
     }
 
     /// What `speech` says, by the first multilingual recognition model (else the first one).

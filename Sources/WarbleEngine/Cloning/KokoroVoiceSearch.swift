@@ -7,9 +7,12 @@ import WarbleSpeech
 /// of the stock voices (`StyleSpace`), starting at the stock voice most like the clip. A candidate
 /// is scored by the speaker similarity of its speech on a few short texts to the clip, plus how alike
 /// its speech on those texts is to itself (without that term a search fits the scorer, not the
-/// voice); each generation speaks other texts. At the end the best candidates and the start are
-/// scored again on longer texts the search did not use, and the best of those is the result, so the
-/// result is never worse than the stock voice it started from on those texts.
+/// voice); each generation speaks other texts. Points stay within `bound` standard deviations of the
+/// stock voices on every direction (farther out Kokoro mumbles). At the end the best candidates and the
+/// stock voices are scored again on longer texts the search did not use; those whose speech Whisper
+/// understands clearly less well than the best stock voice's are dropped (a clone must stay
+/// intelligible), and the most similar of the rest is the result: never worse than the best stock
+/// voice on those texts.
 public struct KokoroVoiceSearch: Sendable {
     public struct Options: Sendable {
         /// Wall-clock time for the search (the final scoring comes on top, a few seconds).
@@ -28,6 +31,10 @@ public struct KokoroVoiceSearch: Sendable {
         public var extraDirections: Int
         /// Candidates spoken at the same time.
         public var concurrency: Int
+        /// How far from the stock voices' centre a point may go, in their standard deviations.
+        public var bound: Double = 2.5
+        /// How much more of the choosing texts' words Whisper may miss with the result than with the start.
+        public var werSlack: Double = 0.05
         /// Where the search keeps its state after each generation (to be resumed), if anywhere.
         public var stateFile: URL?
 
@@ -57,11 +64,14 @@ public struct KokoroVoiceSearch: Sendable {
 
     public struct Result: Sendable {
         public var table: StoredTensor
-        /// The stock voice the search started from, and its similarity to the clip on the final texts.
+        /// The stock voice most like the clip on the final texts, and its similarity there.
         public var startVoice: String
         public var startSimilarity: Double
         /// The result's similarity to the clip on the final texts.
         public var similarity: Double
+        /// Word error rates on the final texts through speech recognition (nil when none is installed).
+        public var startWordErrorRate: Double?
+        public var wordErrorRate: Double?
         public var candidates: Int
         public var seconds: Double
         public var dimensions: Int
@@ -78,6 +88,8 @@ public struct KokoroVoiceSearch: Sendable {
         var seconds: Double
         var startVoice: String
         var startScore: Double
+        /// The stock voices, most like the clip first (on the first texts).
+        var stockRanking: [String]
         var best: Double
         /// Each generation's best point.
         var leaders: [[Double]]
@@ -86,16 +98,21 @@ public struct KokoroVoiceSearch: Sendable {
     public let synthesizer: any StyleTableSynthesizer
     /// Speaker embedding of some audio (unit length).
     public let embed: @Sendable (AudioBuffer) throws -> [Float]
+    /// What speech recognition hears in some audio (nil: the choice is by similarity alone).
+    public let transcribe: (@Sendable (AudioBuffer) async throws -> String)?
 
-    public init(synthesizer: any StyleTableSynthesizer, embed: @escaping @Sendable (AudioBuffer) throws -> [Float]) {
+    public init(synthesizer: any StyleTableSynthesizer, embed: @escaping @Sendable (AudioBuffer) throws -> [Float],
+                transcribe: (@Sendable (AudioBuffer) async throws -> String)? = nil) {
         self.synthesizer = synthesizer
         self.embed = embed
+        self.transcribe = transcribe
     }
 
     /// Searches for a voice like `target` (the clip's speaker embedding); `key` names the clip and
     /// settings in the state file, so a state is resumed only by the same search.
     public func run(target: [Float], key: String, options: Options, cancel: CancellationToken,
                     progress: @Sendable (Progress) -> Void) async throws -> Result {
+        let stockTables = try synthesizer.stockStyleTables()
         let space = try Self.space(synthesizer, options: options)
         let training = try SearchTexts.training.map(synthesizer.symbols(for:))
         let validation = try SearchTexts.validation.map(synthesizer.symbols(for:))
@@ -110,13 +127,19 @@ public struct KokoroVoiceSearch: Sendable {
         } else {
             // The start: the stock voice most like the clip on the first texts.
             let first = Array(training.prefix(options.textsPerCandidate))
-            let scores = try await scoreAll(space.stock.map(\.point), texts: first, space: space, target: target,
+            let scores = try await scoreAll(stockTables.map(\.table), texts: first, target: target,
                                             options: options, cancel: cancel)
             let best = scores.indices.max { scores[$0] < scores[$1] }!
             state = State(key: key, strategy: SeparableCMAES(mean: space.stock[best].point, sigma: 0.5, seed: options.seed),
                           candidates: scores.count, seconds: 0, startVoice: space.stock[best].id, startScore: scores[best],
+                          stockRanking: scores.indices.sorted { scores[$0] > scores[$1] }.map { space.stock[$0].id },
                           best: scores[best], leaders: [])
             resumed = false
+        }
+        // Candidates are the start voice's own table moved in the space (its rows keep their shape).
+        let startVoice = state.startVoice
+        let base = stockTables.first { $0.id == startVoice }.map { voice in
+            (table: voice.table, point: space.stock.first { $0.id == voice.id }!.point)
         }
         let secondsBefore = state.seconds
         func elapsed() -> Double { secondsBefore + (clock.now - began).seconds }
@@ -129,8 +152,9 @@ public struct KokoroVoiceSearch: Sendable {
             let texts = (0..<options.textsPerCandidate).map {
                 training[(generation * options.textsPerCandidate + $0) % training.count]
             }
-            let points = state.strategy.ask()
-            let scores = try await scoreAll(points, texts: texts, space: space, target: target, options: options, cancel: cancel)
+            let points = state.strategy.ask().map { $0.map { min(options.bound, max(-options.bound, $0)) } }
+            let scores = try await scoreAll(points.map { space.table(at: $0, base: base) }, texts: texts, target: target,
+                                            options: options, cancel: cancel)
             state.strategy.tell(points, scores: scores)
             let leader = scores.indices.max { scores[$0] < scores[$1] }!
             state.leaders.append(points[leader])
@@ -142,17 +166,48 @@ public struct KokoroVoiceSearch: Sendable {
                               generation: state.strategy.generation, best: state.best, start: state.startScore))
         }
 
-        // The choice: the start, the distribution's mean and the last generations' leaders, scored on
-        // the validation texts by similarity alone.
-        let start = space.stock.first { $0.id == state.startVoice }!.point
-        let finalists = [start, state.strategy.mean] + state.leaders.suffix(4)
-        let similarities = try await scoreAll(finalists, texts: validation, space: space, target: target,
-                                              options: Options(similarityWeight: 1, concurrency: options.concurrency), cancel: cancel)
-        let chosen = similarities.indices.max { similarities[$0] < similarities[$1] }!
-        return Result(table: space.table(at: finalists[chosen]), startVoice: state.startVoice,
-                      startSimilarity: similarities[0], similarity: similarities[chosen],
+        // The choice: the stock voices (at most eight, most like the clip first), the distribution's
+        // mean and the last generations' leaders, scored on the validation texts; among those Whisper
+        // understands about as well as the best stock voice there, the most similar.
+        let stock = Array(state.stockRanking.prefix(8).compactMap { id in space.stock.first { $0.id == id } })
+        let finalists = stock.map(\.point) + [state.strategy.mean.map { min(options.bound, max(-options.bound, $0)) }]
+            + state.leaders.suffix(4)
+        var judged: [(similarity: Double, wer: Double?)] = []
+        for (index, point) in finalists.enumerated() {
+            // A stock voice is judged (and chosen) as its own table.
+            let table = index < stock.count ? stockTables.first { $0.id == stock[index].id }!.table : space.table(at: point, base: base)
+            judged.append(try await judge(table, texts: validation, references: SearchTexts.validation, target: target, cancel: cancel))
+        }
+        let best = stock.indices.max { judged[$0].similarity < judged[$1].similarity } ?? 0
+        let baseline = judged[best].wer
+        let eligible = judged.indices.filter { index in
+            guard let wer = judged[index].wer, let baseline else { return true }
+            return wer <= baseline + options.werSlack
+        }
+        let chosen = eligible.max { judged[$0].similarity < judged[$1].similarity } ?? best
+        // A stock voice chosen is its own table.
+        let table = chosen < stock.count ? stockTables.first { $0.id == stock[chosen].id }!.table
+                                         : space.table(at: finalists[chosen], base: base)
+        return Result(table: table, startVoice: stock[best].id,
+                      startSimilarity: judged[best].similarity, similarity: judged[chosen].similarity,
+                      startWordErrorRate: baseline, wordErrorRate: judged[chosen].wer,
                       candidates: state.candidates + finalists.count, seconds: elapsed(), dimensions: space.dimension,
                       resumed: resumed)
+    }
+
+    /// Similarity to the clip over `texts` (symbols of `references`), and the word error rate of their speech.
+    private func judge(_ table: StoredTensor, texts: [String], references: [String], target: [Float],
+                       cancel: CancellationToken) async throws
+        -> (similarity: Double, wer: Double?) {
+        var similarity = 0.0
+        var pairs: [(reference: String, transcript: String)] = []
+        for (index, symbols) in texts.enumerated() {
+            let audio = AudioBuffer(mono: try synthesizer.synthesize(symbols: symbols, table: table, cancel: cancel),
+                                    sampleRate: synthesizer.sampleRate)
+            similarity += Self.cosine(try embed(audio), target)
+            if let transcribe { pairs.append((references[index], try await transcribe(audio))) }
+        }
+        return (similarity / Double(max(1, texts.count)), transcribe == nil ? nil : WordErrorRate.rate(pairs))
     }
 
     /// The space `options` ask for.
@@ -161,24 +216,24 @@ public struct KokoroVoiceSearch: Sendable {
                        extraDirections: options.extraDirections, seed: options.seed)
     }
 
-    /// The score of each point, `concurrency` at a time.
-    private func scoreAll(_ points: [[Double]], texts: [String], space: StyleSpace, target: [Float], options: Options,
+    /// The score of each table, `concurrency` at a time.
+    private func scoreAll(_ tables: [StoredTensor], texts: [String], target: [Float], options: Options,
                           cancel: CancellationToken) async throws -> [Double] {
         try await withThrowingTaskGroup(of: (Int, Double).self) { group in
-            var scores = [Double](repeating: 0, count: points.count)
+            var scores = [Double](repeating: 0, count: tables.count)
             var next = 0
             func add() {
                 let index = next
-                let table = space.table(at: points[index])
+                let table = tables[index]
                 group.addTask {
                     (index, try score(table: table, texts: texts, target: target, similarityWeight: options.similarityWeight, cancel: cancel))
                 }
                 next += 1
             }
-            while next < min(points.count, max(1, options.concurrency)) { add() }
+            while next < min(tables.count, max(1, options.concurrency)) { add() }
             while let (index, score) = try await group.next() {
                 scores[index] = score
-                if next < points.count { add() }
+                if next < tables.count { add() }
             }
             return scores
         }

@@ -84,14 +84,20 @@ struct StyleSpace: Sendable {
         }
     }
 
-    /// The style table at `point`.
-    func table(at point: [Double]) -> StoredTensor {
+    /// The style table at `point`: `base` (a stock voice's own table, at `basePoint`) moved by the
+    /// difference, so that its rows keep their own shape; without a base, the mean table moved from the origin.
+    func table(at point: [Double], base: (table: StoredTensor, point: [Double])? = nil) -> StoredTensor {
+        guard let base else { return table(at: point, from: meanTable, origin: Array(repeating: 0, count: point.count)) }
+        return table(at: point, from: base.table.values, origin: base.point)
+    }
+
+    private func table(at point: [Double], from start: [Float], origin: [Double]) -> StoredTensor {
         var offset = [Float](repeating: 0, count: width)
         for (k, direction) in directions.enumerated() {
-            let amount = point[k] * scales[k]
+            let amount = (point[k] - origin[k]) * scales[k]
             for column in 0..<width { offset[column] += Float(amount * direction[column]) }
         }
-        var values = meanTable
+        var values = start
         for row in 0..<rows {
             for column in 0..<width { values[row * width + column] += offset[column] }
         }

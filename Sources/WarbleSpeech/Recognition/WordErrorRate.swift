@@ -1,13 +1,12 @@
-import WarbleSpeech
 import Foundation
 
-/// Word error rate for the intelligibility checks: (substitutions + deletions + insertions) / reference
+/// Word error rate, for the intelligibility checks (and the Kokoro voice search's guard): (substitutions + deletions + insertions) / reference
 /// words, from a word-level Levenshtein alignment, after a plain normalisation of both sides (lower
 /// case, hyphens as spaces, every character that is not a letter, digit, apostrophe or space removed).
 /// The sentences it is used on have no numbers, abbreviations or spelling variants, so this is
 /// enough (tools/ttsbench/eval_wer.py uses Whisper's full English normaliser for its number-heavy set).
-enum WordErrorRate {
-    static func words(_ text: String) -> [String] {
+public enum WordErrorRate {
+    public static func words(_ text: String) -> [String] {
         let kept = text.lowercased().replacingOccurrences(of: "-", with: " ").unicodeScalars.filter {
             $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "'" || $0 == " "
         }
@@ -15,7 +14,7 @@ enum WordErrorRate {
     }
 
     /// Word-level edit distance.
-    static func errors(reference: [String], hypothesis: [String]) -> Int {
+    public static func errors(reference: [String], hypothesis: [String]) -> Int {
         var row = Array(0...hypothesis.count)
         for (i, r) in reference.enumerated() {
             var diagonal = row[0]
@@ -30,7 +29,7 @@ enum WordErrorRate {
     }
 
     /// Corpus WER over pairs of (reference, transcript).
-    static func rate(_ pairs: [(reference: String, transcript: String)]) -> Double {
+    public static func rate(_ pairs: [(reference: String, transcript: String)]) -> Double {
         var errors = 0, total = 0
         for pair in pairs {
             let reference = words(pair.reference)
