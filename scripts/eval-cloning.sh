@@ -3,14 +3,14 @@
 # (Debian's flite voices and the installed Piper voice), each scored on held-out sentences by speaker
 # similarity (next to the best stock Kokoro voice) and by word error rate through Whisper.
 #
-#   scripts/eval-cloning.sh [--budget 10m] [SPEAKER...]   (default: flite:slt flite:rms flite:awb warble:en_US-joe-medium)
+#   scripts/eval-cloning.sh [--budget 10m | --candidates N] [SPEAKER...]   (default: flite:slt flite:rms flite:awb warble:en_US-joe-medium)
 #
 # Installs flite (Debian) if missing; builds warble (release) unless WARBLE_BIN names one. Adds voices eval-* to $WARBLE_HOME's library.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
-budget=10m
-if [[ "${1:-}" == "--budget" ]]; then budget="$2"; shift 2; fi
+limit=(--budget 10m)
+if [[ "${1:-}" == "--budget" || "${1:-}" == "--candidates" ]]; then limit=("$1" "$2"); shift 2; fi
 speakers=("$@")
 ((${#speakers[@]})) || speakers=(flite:slt flite:rms flite:awb warble:en_US-joe-medium)
 if ! command -v flite >/dev/null; then
@@ -27,4 +27,4 @@ if [[ -z "$warble" ]]; then
     warble="$scratch/release/warble"
 fi
 "$warble_root/.venv/bin/python" tools/voices/eval_cloning.py --warble "$warble" --out "$scratch/cloning" \
-    --budget "$budget" "${speakers[@]}"
+    "${limit[@]}" "${speakers[@]}"

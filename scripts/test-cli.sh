@@ -37,6 +37,9 @@ done
 check "say writes mp3" bash -c "'$warble' say 'Compressed output.' -o '$work/c.mp3' -q &&
     python3 -c 'import sys; d=open(sys.argv[1],\"rb\").read(); sys.exit(0 if len(d) > 2000 and (d[:3] == b\"ID3\" or (d[0] == 0xFF and d[1] & 0xE0 == 0xE0)) else 1)' '$work/c.mp3'"
 check "say writes raw 16-bit PCM" bash -c "'$warble' say 'Raw.' --format raw -o '$work/d.raw' -q && [[ -s '$work/d.raw' ]]"
+check "WARBLE_ORT_PROFILE writes ONNX Runtime's per-operator profile, which tools/bench/ort_profile.py sums" bash -c "
+    WARBLE_ORT_PROFILE='$work/prof' '$warble' say 'Profiled.' -o '$work/prof.wav' -q && ls '$work/'prof_*.json > /dev/null &&
+    .venv/bin/python tools/bench/ort_profile.py '$work/'prof_*.json | grep -q ' runs, .* ms in Run'"
 check "say with SSML and another voice" bash -c "
     '$warble' say '<speak>One <break time=\"1s\"/> two.</speak>' --voice kokoro-jm_kumo -o '$work/e.wav' -q &&
     [[ \$(soxi -r '$work/e.wav') == 24000 ]]"
@@ -319,8 +322,8 @@ kill "$hub_pid" 2>/dev/null
 # have), in a WARBLE_HOME of its own whose models are the installed ones.
 voice_home="$work/voice-home"
 mkdir -p "$voice_home"
-ln -s "$WARBLE_HOME/models" "$voice_home/models"
-[[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$voice_home/lib"
+ln -s "$real_home/models" "$voice_home/models"
+[[ -d "$real_home/lib" ]] && ln -s "$real_home/lib" "$voice_home/lib"
 vw=(env "WARBLE_HOME=$voice_home" "$warble")
 "$warble" say -q 'Last summer we drove along the coast, stopping at every little village to buy bread and cheese.' \
     -o "$work/clip.wav"
@@ -363,14 +366,19 @@ check "voice add refuses silence, a missing file, a stock voice's name, a taken 
     ! ${vw[*]} voice add joe-clone --from '$work/clip.wav' 2> '$work/ae4' && grep -q 'already has a voice' '$work/ae4' &&
     ! ${vw[*]} voice add y --from '$work/clip.wav' --budget soon 2> '$work/ae5' && grep -q 'is not a duration' '$work/ae5' &&
     ! ${vw[*]} voice add z --from '$work/clip.wav' --model whisper-base 2> '$work/ae6' && grep -q 'no installed model that clones' '$work/ae6'"
-check "an interrupted search keeps its state and the same command goes on from it" bash -c "
+check "voice add --candidates ends the search after that many; the bar measures the way by them" bash -c "
+    ${vw[*]} voice add counted --from '$work/clip.wav' --model kokoro --candidates 6 --budget 1h --no-check > '$work/c.out' 2> '$work/c.err' &&
+    grep -q '100%  [0-9]* candidates' '$work/c.err' && grep -q '^Searched [0-9]* candidates' '$work/c.out' &&
+    ${vw[*]} voice remove counted > /dev/null"
+check "an interrupted search keeps its state and the same command goes on from it (--transcribe shows and keeps the transcript)" bash -c "
     ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s > '$work/r1.out' 2> '$work/r1.err' &
     pid=\$!
     for i in \$(seq 1 600); do grep -q 'candidates  best' '$work/r1.err' 2>/dev/null && break; sleep 0.1; done
     kill -INT \$pid; wait \$pid; [[ \$? == 130 ]] && grep -q 'run the same command again' '$work/r1.err' &&
     ls '$voice_home/voices/.search/'resumed-*.json > /dev/null &&
-    ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s > '$work/r2.out' 2> '$work/r2.err' &&
-    grep -q '(resuming)' '$work/r2.err' && grep -q 'resumed)' '$work/r2.out' && ! ls '$voice_home/voices/.search/'resumed-*.json 2>/dev/null"
+    ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s --transcribe > '$work/r2.out' 2> '$work/r2.err' &&
+    grep -q '(resuming)' '$work/r2.err' && grep -q 'resumed)' '$work/r2.out' && ! ls '$voice_home/voices/.search/'resumed-*.json 2>/dev/null &&
+    grep -qi '^transcript: .*village' '$work/r2.err' && ${vw[*]} voice show resumed | grep -qi '^transcript: .*village'"
 
 echo "cli: $passed passed, $failed failed"
 [[ $failed == 0 ]]

@@ -39,6 +39,9 @@ public struct SessionOptions: Sendable, Equatable {
     /// Registers Warble's own operators (domain `ai.warble`: Snake, see WarbleCustomOps.h), which
     /// models rewritten by tools/models/fuse_snake.py use.
     public var warbleOperators: Bool
+    /// Writes ONNX Runtime's per-operator profile (Chrome trace JSON, `PREFIX_<date>.json`) when the
+    /// session is released. Nil: the `WARBLE_ORT_PROFILE` environment variable's prefix, if set.
+    public var profilingPrefix: String?
 
     public init(
         intraOpThreads: Int = 0,
@@ -51,7 +54,8 @@ public struct SessionOptions: Sendable, Equatable {
         executionProviders: [ExecutionProvider] = [],
         configEntries: [String: String] = [:],
         logLevel: Environment.LogLevel? = nil,
-        warbleOperators: Bool = false
+        warbleOperators: Bool = false,
+        profilingPrefix: String? = nil
     ) {
         self.intraOpThreads = intraOpThreads
         self.interOpThreads = interOpThreads
@@ -64,6 +68,7 @@ public struct SessionOptions: Sendable, Equatable {
         self.configEntries = configEntries
         self.logLevel = logLevel
         self.warbleOperators = warbleOperators
+        self.profilingPrefix = profilingPrefix
     }
 
     /// Builds ONNX Runtime's options, hands them to `body`, and releases them.
@@ -98,6 +103,9 @@ public struct SessionOptions: Sendable, Equatable {
         }
         if warbleOperators {
             try api.check(warble_add_custom_ops(api.table, options), "Warble's operators")
+        }
+        if let prefix = profilingPrefix ?? ProcessInfo.processInfo.environment["WARBLE_ORT_PROFILE"], !prefix.isEmpty {
+            try prefix.withCString { try api.check(api.f.EnableProfiling(options, $0), "profiling") }
         }
         for provider in executionProviders {
             try provider.append(to: options, library: library)

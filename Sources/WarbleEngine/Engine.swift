@@ -141,6 +141,12 @@ public actor Engine {
         return stockVoices + libraryVoices.profiles.compactMap(libraryDescription)
     }
 
+    /// The stock voices of every installed speaking model (the models read again when they changed).
+    var currentStockVoices: [VoiceDescription] {
+        refreshModels()
+        return stockVoices
+    }
+
     /// The voice a request without one gets.
     public var defaultVoice: VoiceDescription? {
         voiceIndex[configuration.defaultVoice]?.voice ?? stockVoices.first

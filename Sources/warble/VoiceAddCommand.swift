@@ -72,7 +72,7 @@ struct VoiceAddCommand: AsyncParsableCommand {
         let cancel = CancellationToken()
         let interruption = Interruption.watch { cancel.cancel() }
         defer { interruption.stop() }
-        let meter = SearchProgress()
+        let meter = SearchProgress(candidateLimit: candidates)
         let request = VoiceCloneRequest(
             name: name, clip: data, clipName: from, model: model, transcript: transcript, transcribe: transcribe,
             consent: consent, language: language,
@@ -122,12 +122,18 @@ enum BudgetOption {
 }
 
 /// The clone's progress on standard error: the clip, the transcript, and a bar for the search with the
-/// best score so far (redrawn in place on a terminal, a line every tenth of the budget otherwise).
+/// best score so far (redrawn in place on a terminal, a line every tenth of the way otherwise). The
+/// way is the budget, or `--candidates` when that ends the search sooner.
 final class SearchProgress: @unchecked Sendable {
+    private let candidateLimit: Int?
     private let terminal = isatty(STDERR_FILENO) != 0
     private let lock = NSLock()
     private var tenth = -1
     private var drew = false
+
+    init(candidateLimit: Int? = nil) {
+        self.candidateLimit = candidateLimit
+    }
 
     func show(_ event: VoiceCloneEvent) {
         lock.lock()
@@ -141,10 +147,12 @@ final class SearchProgress: @unchecked Sendable {
         case let .searchStarted(model, dimensions, resumed):
             write("searching \(model)'s voices in \(dimensions) directions\(resumed ? " (resuming)" : "")\n")
         case .searching(let p):
-            let fraction = min(1, p.seconds / max(1, p.budget))
+            let byCount = candidateLimit.map { Double(p.candidates) / Double(max(1, $0)) } ?? 0
+            let fraction = min(1, max(p.seconds / max(1, p.budget), byCount))
+            let left = min(p.budget - p.seconds, byCount > 0 ? p.seconds * (1 - byCount) / byCount : .infinity)
             let line = String(format: "[%@%@] %3.0f%%  %d candidates  best %.3f (start %.3f)  %@ left",
                               String(repeating: "#", count: Int(fraction * 24)), String(repeating: "-", count: 24 - Int(fraction * 24)),
-                              fraction * 100, p.candidates, p.best, p.start, PullProgress.duration(max(0, p.budget - p.seconds)))
+                              fraction * 100, p.candidates, p.best, p.start, PullProgress.duration(max(0, left)))
             if terminal {
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
                 drew = true

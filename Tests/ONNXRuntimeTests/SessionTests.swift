@@ -87,3 +87,28 @@ import Testing
         #expect(try session.run(feeds, options: options).tensor("total").scalars(as: Float.self) == [4, 4])
     }
 }
+
+/// `SessionOptions.profilingPrefix` (and `WARBLE_ORT_PROFILE`, which `warble` commands honour): ONNX
+/// Runtime writes its per-operator trace when the session is released.
+@Suite struct ProfilingTests {
+    @Test func aProfiledSessionWritesEachOperatorsTimeWhenReleased() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warble-profile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let session = try Session(path: try Fixtures.path("symbolic.onnx"),
+                                      options: SessionOptions(profilingPrefix: folder.appendingPathComponent("run").path))
+            _ = try session.run(["x": try Tensor([Float](repeating: 1, count: 8), shape: [1, 2, 4])])
+            // ONNX Runtime opens the file with the session and fills it only on release.
+            let open = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(try open.allSatisfy { try Data(contentsOf: folder.appendingPathComponent($0)).isEmpty })
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.count == 1 && files[0].hasPrefix("run_") && files[0].hasSuffix(".json"))
+        let data = try Data(contentsOf: folder.appendingPathComponent(files[0]))
+        let events = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let kernels = events.filter { ($0["cat"] as? String) == "Node" && ($0["name"] as? String)?.hasSuffix("_kernel_time") == true }
+        #expect(!kernels.isEmpty)
+        #expect(events.contains { ($0["name"] as? String) == "model_run" })
+    }
+}

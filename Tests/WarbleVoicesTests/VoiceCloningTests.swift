@@ -59,11 +59,15 @@ import WarbleSpeech
         #expect(check.stock.map(\.similarity) == check.stock.map(\.similarity).sorted(by: >))
         #expect(check.stock.allSatisfy { $0.voice.hasPrefix("kokoro-") })
 
-        await #expect { try await engine.addVoice(self.request("joe-like", clip: clip)) } throws: {
-            "\($0)".contains("already has a voice 'joe-like'")
-        }
-        await #expect { try await engine.addVoice(self.request("kokoro-jm_kumo", clip: clip)) } throws: {
-            "\($0)".contains("name of a stock voice")
+        // A taken name and a stock voice's name are refused, also by an engine that has listed nothing
+        // yet (a command run afresh): a library voice is never mistaken for a stock one.
+        for fresh in [engine, Engine(store: engine.store, phonemizer: EspeakPhonemizer())] {
+            await #expect { try await fresh.addVoice(self.request("joe-like", clip: clip)) } throws: {
+                "\($0)".contains("already has a voice 'joe-like'")
+            }
+            await #expect { try await fresh.addVoice(self.request("kokoro-jm_kumo", clip: clip)) } throws: {
+                "\($0)".contains("name of a stock voice")
+            }
         }
     }
 
@@ -71,17 +75,20 @@ import WarbleSpeech
         let clip = try await Self.clip()
         let whole = try await engine().addVoice(request("whole", clip: clip))
 
-        // Interrupted once the first generation is saved; resumed from the state file.
+        // Interrupted as soon as the start voice is chosen, again once the first generation is saved,
+        // and resumed each time from the state file.
         let engine = try engine()
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("warble-search-\(UUID().uuidString).json")
-        let cancel = CancellationToken()
-        await #expect(throws: (any Error).self) {
-            try await engine.addVoice(self.request("resumed", clip: clip, state: state), cancel: cancel) { event in
-                if case .searching(let progress) = event, progress.generation >= 1 { cancel.cancel() }
+        for stopAt in [0, 1] {
+            let cancel = CancellationToken()
+            await #expect(throws: (any Error).self) {
+                try await engine.addVoice(self.request("resumed", clip: clip, state: state), cancel: cancel) { event in
+                    if case .searching(let progress) = event, progress.generation >= stopAt { cancel.cancel() }
+                }
             }
+            #expect(FileManager.default.fileExists(atPath: state.path))
+            #expect(engine.library.snapshot().profile("resumed") == nil)
         }
-        #expect(FileManager.default.fileExists(atPath: state.path))
-        #expect(engine.library.snapshot().profile("resumed") == nil)
         let resumed = try await engine.addVoice(request("resumed", clip: clip, state: state))
         #expect(resumed.search?.resumed == true && !FileManager.default.fileExists(atPath: state.path))
 

@@ -2,7 +2,10 @@
 """The cloning table of the README: for each target speaker, a Kokoro voice found from a clip with
 `warble voice add`, scored on sentences the search never spoke.
 
-    eval_cloning.py --warble BIN --out DIR [--budget 10m] [--seed 1] SPEAKER...
+    eval_cloning.py --warble BIN --out DIR [--budget 10m | --candidates N] [--seed 1] SPEAKER...
+
+`--candidates N` stops each search after N candidates instead of a time budget, so that the result does
+not depend on how busy the machine is (the time it took is still printed).
 
 SPEAKER is `flite:VOICE` (Debian's flite: slt, rms, awb, kal16) or `warble:VOICE` (a voice `warble
 say` speaks, e.g. the installed Piper voice en_US-joe-medium). Each speaker reads CLIP_TEXT (a clip of
@@ -66,6 +69,7 @@ def main() -> int:
     parser.add_argument("--warble", required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--budget", default="10m")
+    parser.add_argument("--candidates", type=int, help="stop each search after N candidates (no time budget)")
     parser.add_argument("--seed", default="1")
     parser.add_argument("speakers", nargs="+")
     args = parser.parse_args()
@@ -77,7 +81,8 @@ def main() -> int:
         make_clip(speaker, args.warble, clip)
         subprocess.run([args.warble, "voice", "remove", name], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         started = time.monotonic()
-        added = run(args.warble, "voice", "add", name, "--from", str(clip), "--model", "kokoro", "--budget", args.budget,
+        limit = ["--budget", "24h", "--candidates", str(args.candidates)] if args.candidates else ["--budget", args.budget]
+        added = run(args.warble, "voice", "add", name, "--from", str(clip), "--model", "kokoro", *limit,
                     "--seed", args.seed, "--consent", f"synthetic voice ({speaker}), for evaluation", "--no-check")
         seconds = time.monotonic() - started
         print(added, file=sys.stderr)

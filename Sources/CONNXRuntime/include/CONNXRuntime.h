@@ -138,7 +138,8 @@ typedef struct OrtApi {
     OrtStatusPtr (*CreateSessionOptions)(OrtSessionOptions *_Nullable *options);
     void *_Nullable _slots_11_12[2];
     OrtStatusPtr (*SetSessionExecutionMode)(OrtSessionOptions *options, ExecutionMode execution_mode);
-    void *_Nullable _slots_14_15[2];
+    OrtStatusPtr (*EnableProfiling)(OrtSessionOptions *options, const char *profile_file_prefix);
+    void *_Nullable _slots_15_15[1];
     OrtStatusPtr (*EnableMemPattern)(OrtSessionOptions *options);
     OrtStatusPtr (*DisableMemPattern)(OrtSessionOptions *options);
     OrtStatusPtr (*EnableCpuMemArena)(OrtSessionOptions *options);
@@ -295,6 +296,7 @@ ORT_SLOT(CreateSessionFromArray, 8);
 ORT_SLOT(Run, 9);
 ORT_SLOT(CreateSessionOptions, 10);
 ORT_SLOT(SetSessionExecutionMode, 13);
+ORT_SLOT(EnableProfiling, 14);
 ORT_SLOT(EnableMemPattern, 16);
 ORT_SLOT(DisableMemPattern, 17);
 ORT_SLOT(EnableCpuMemArena, 18);

@@ -26,7 +26,7 @@ extension Engine {
         guard VoiceProfile.isValidID(request.name) else {
             throw ModelError(.badInput, "'\(request.name)' is not a usable voice name: use 1–64 letters, digits, '-', '_', '.' or ':'")
         }
-        if voiceIndex(request.name) {
+        if isStockVoice(request.name) {
             throw ModelError(.badInput, "'\(request.name)' is the name of a stock voice; choose another name")
         }
         if !request.replacing, library.snapshot().profile(request.name) != nil {
@@ -123,17 +123,15 @@ extension Engine {
         let own = try await score(id)
         var stockScores: [VoiceCheck.Score] = []
         if stock {
-            let library = Set(libraryVoices.profiles.map(\.id))
-            for voice in voices where voice.model == profile.model && !library.contains(voice.id) {
+            for voice in currentStockVoices where voice.model == profile.model {
                 stockScores.append(try await score(voice.id))
             }
         }
         return VoiceCheck(voice: own, stock: stockScores.sorted { $0.similarity > $1.similarity }, sentences: sentences)
     }
 
-    private func voiceIndex(_ id: String) -> Bool {
-        let library = Set(libraryVoices.profiles.map(\.id))
-        return voices.contains { $0.id == id && !library.contains($0.id) }
+    private func isStockVoice(_ id: String) -> Bool {
+        currentStockVoices.contains { $0.id == id }
     }
 
     /// The cloner `model` names (a model id or a family), or the first there is.

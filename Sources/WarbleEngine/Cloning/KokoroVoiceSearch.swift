@@ -135,6 +135,7 @@ public struct KokoroVoiceSearch: Sendable {
                           stockRanking: scores.indices.sorted { scores[$0] > scores[$1] }.map { space.stock[$0].id },
                           best: scores[best], leaders: [])
             resumed = false
+            saveState(state, to: options.stateFile)  // an interruption from here on goes on from the start voice
         }
         // Candidates are the start voice's own table moved in the space (its rows keep their shape).
         let startVoice = state.startVoice
