@@ -102,24 +102,3 @@ struct WhisperLongFormTests {
         if text.isEmpty { #expect(ours.isEmpty, "hallucinated \(ours)") }
     }
 }
-
-/// Word error rate on lower-cased words without punctuation.
-enum WordErrorRate {
-    static func words(_ text: String) -> [String] {
-        text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "'" }.map(String.init)
-    }
-
-    static func between(reference: String, hypothesis: String) -> Double {
-        let r = words(reference), h = words(hypothesis)
-        if r.isEmpty { return h.isEmpty ? 0 : 1 }
-        var previous = Array(0...h.count)
-        for i in 1...r.count {
-            var current = [i] + [Int](repeating: 0, count: h.count)
-            for j in stride(from: 1, through: h.count, by: 1) {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r[i - 1] == h[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return Double(previous[h.count]) / Double(r.count)
-    }
-}

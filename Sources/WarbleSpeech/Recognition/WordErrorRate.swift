@@ -28,6 +28,12 @@ public enum WordErrorRate {
         return row[hypothesis.count]
     }
 
+    /// The WER of one transcript; 1 when the reference has no words and the transcript has some.
+    public static func between(reference: String, hypothesis: String) -> Double {
+        if words(reference).isEmpty { return words(hypothesis).isEmpty ? 0 : 1 }
+        return rate([(reference, hypothesis)])
+    }
+
     /// Corpus WER over pairs of (reference, transcript).
     public static func rate(_ pairs: [(reference: String, transcript: String)]) -> Double {
         var errors = 0, total = 0
