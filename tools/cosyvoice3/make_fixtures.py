@@ -173,6 +173,31 @@ def self_check(repo):
         assert np.abs(logits(h) - good).max() > 1, "mask"
 
 
+def sampler_golden(gold):
+    """Rows of logits with the sampler's intermediate values, to test the Swift sampler alone."""
+    rng = np.random.default_rng(77)
+    rows, cases = [], []
+    for k in range(24):
+        row = (rng.standard_normal(graphs.VOCAB_OUT) * (2 + k % 4 * 2)).astype(np.float32)
+        row[rng.integers(0, graphs.SPEECH, 3)] += 12  # a few clear favourites
+        if k % 2:
+            row[graphs.SPEECH:] = -np.inf  # the min_len mask
+        nucleus = reference.nucleus(row)
+        produced = [int(t) for t in rng.integers(0, graphs.SPEECH, 12)]
+        if k % 3 == 0:
+            produced[-1] = nucleus[0][0]  # likely to trigger the repetition redraw
+        seed = 1000 + k
+        stats = {}
+        token = reference.ras_sample(row, produced, reference.SplitMix64(seed), stats)
+        rows.append(row)
+        cases.append(dict(row=k, seed=seed, produced=produced, log_sum_exp=reference.log_sum_exp(row),
+                          nucleus=[[t, p] for t, p in nucleus], first_draw=stats["first_draws"][0],
+                          redrawn=stats["redrawn"][0], token=token))
+    gold.array("sampler_logits.f32", np.stack(rows))
+    gold.json("sampler.json", {"top_p": reference.TOP_P, "top_k": reference.TOP_K, "window": reference.WINDOW,
+                               "tau_r": reference.TAU_R, "cases": cases})
+
+
 def main():
     began = time.time()
     out = Path(sys.argv[1])
@@ -218,6 +243,7 @@ def main():
                                                v["prompt_mel"].astype("<f4").tobytes())
     (seed_dir / "prompt_text.txt").write_text(PROMPT_TRANSCRIPT)
 
+    sampler_golden(gold)
     noise = np.random.default_rng(2025).standard_normal((1, 80, NOISE_FRAMES)).astype(np.float32)
     gold.array("flow_noise.f32", noise)
     summary = {}
@@ -237,11 +263,13 @@ def main():
                               prompt_text_ids=p_ids, tts_text_ids=tts_ids, text_ids=p_ids + tts_ids,
                               prompt_speech_tokens=list(p_speech), seed=case["seed"], min_len=min_len, max_len=max_len,
                               lm_input_len=lm_len, tokens=tokens, stop_id=stop, filtered_tokens=filtered,
-                              same_with_authors_stop_mask=authors == tokens))
+                              same_with_authors_stop_mask=authors == tokens,
+                              steps=dict(nucleus_size=stats["nucleus_sizes"], first_draw=stats["first_draws"],
+                                         redrawn=stats["redrawn"])))
             sizes = stats.get("nucleus_sizes", [])
             summary[f"{variant}/{case['name']}"] = dict(
                 n=len(tokens), stop=stop, min=min_len, max=max_len, dropped=len(tokens) - len(filtered),
-                redraws=stats.get("redraws", 0), nucleus_mean=float(np.mean(sizes)) if sizes else 0,
+                redraws=int(sum(stats["redrawn"])), nucleus_mean=float(np.mean(sizes)) if sizes else 0,
                 nucleus_multi=float(np.mean(np.array(sizes) > 1)) if sizes else 0)
         gold.json(f"llm_{variant}.json", {"cases": cases})
 

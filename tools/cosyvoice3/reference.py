@@ -135,11 +135,12 @@ def ras_sample(logits, produced, rng, stats=None):
     nuc = nucleus(logits)
     token = draw(nuc, rng)
     recent = sum(1 for t in produced[-WINDOW:] if t == token)
+    redraw = recent >= WINDOW * TAU_R
     if stats is not None:
         stats.setdefault("nucleus_sizes", []).append(len(nuc))
-    if recent >= WINDOW * TAU_R:
-        if stats is not None:
-            stats["redraws"] = stats.get("redraws", 0) + 1
+        stats.setdefault("first_draws", []).append(token)
+        stats.setdefault("redrawn", []).append(redraw)
+    if redraw:
         return draw(candidates(logits), rng)
     return token
 
