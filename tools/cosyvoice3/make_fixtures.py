@@ -47,11 +47,18 @@ CASES = [
 NOISE_FRAMES = 4000
 # 4.7 s, not 5: 117 prompt tokens, so the first streaming chunk is padded (hop 25 + 8) as the authors do.
 CLIP_SECONDS = 4.7
+TEXT_CASES = [
+    "Hello world", " leading space", "trailing space ", "two  spaces\tand a tab", "line one\nline two\r\n\n",
+    "It's, we'll, they'RE, I'd", "12345 and 3.14159", "café naïve Ångström", "e\u0301 (combining, NFC → é)",
+    "中文测试，句号。", "emoji 🙂 and 👍🏽", "You are a helpful assistant.<|endofprompt|>Hi.",
+    "<|im_start|>user<|im_end|><|endoftext|>", "!!!???...", "",
+]
 
 
 def train_tokenizer(out):
-    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers
     tok = Tokenizer(models.BPE())
+    tok.normalizer = normalizers.NFC()
     tok.pre_tokenizer = pre_tokenizers.Sequence([
         pre_tokenizers.Split(Regex(QWEN2_PATTERN), behavior="isolated", invert=False),
         pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=False, use_regex=False)])
@@ -215,6 +222,9 @@ def main():
     tok = train_tokenizer(repo)
     self_check(repo)
     gold = Golden(gold_dir)
+    gold.json("text_ids.json", {"cases": [{"text": t, "ids": encode(tok, t),
+                                           "decoded": tok.decode(encode(tok, t)) if "<|" not in t else None}
+                                          for t in TEXT_CASES]})
 
     # Voice front end.
     mid44, side44 = clip_signal(44100)
