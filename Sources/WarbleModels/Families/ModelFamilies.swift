@@ -10,6 +10,7 @@ public struct ModelFamilies: Sendable {
         WhisperFamily(),
         SileroVADFamily(),
         SpeakerEmbedderFamily(),
+        CosyVoice3Family(),
     ])
 
     private var families: [String: any ModelFamily]

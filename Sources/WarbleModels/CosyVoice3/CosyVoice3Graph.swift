@@ -1,0 +1,97 @@
+import Foundation
+import ONNXRuntime
+import WarbleSpeech
+
+/// One of CosyVoice 3's ONNX graphs, checked on opening against the inputs the spec gives it
+/// (names and element types from the session's metadata), with helpers that make float and index
+/// inputs in the element type the session declares and read float outputs of f32 or f16.
+struct CosyVoice3Graph: Sendable {
+    /// An input the graph must have: its name and the element types accepted.
+    struct Input: Sendable {
+        var name: String
+        var types: Set<ElementType>
+
+        static func float(_ name: String) -> Input { Input(name: name, types: [.float32, .float16]) }
+        static func index(_ name: String) -> Input { Input(name: name, types: [.int64, .int32]) }
+        static func exact(_ name: String, _ type: ElementType) -> Input { Input(name: name, types: [type]) }
+    }
+
+    let session: Session
+    let file: String
+    let role: String
+
+    init(_ url: URL, role: String, inputs: [Input], outputs: [String], options: SessionOptions) throws {
+        let session = try Session(contentsOf: url, options: options)
+        try self.init(session: session, file: url.lastPathComponent, role: role, inputs: inputs, outputs: outputs)
+    }
+
+    init(session: Session, file: String, role: String, inputs: [Input], outputs: [String]) throws {
+        self.session = session
+        self.file = file
+        self.role = role
+        let expected = inputs.map { "\($0.name) (\($0.types.map(\.description).sorted().joined(separator: " or ")))" }
+            .joined(separator: ", ")
+        for input in inputs {
+            guard let info = session.input(named: input.name) else {
+                throw ModelError(.badModel, "\(file) is not CosyVoice 3's \(role): it has no input '\(input.name)'. Expected inputs: "
+                    + expected + "; it has: " + session.inputs.map(\.description).joined(separator: ", "))
+            }
+            guard input.types.contains(info.elementType) else {
+                throw ModelError(.badModel, "\(file) is not CosyVoice 3's \(role): its input '\(input.name)' is \(info.elementType). "
+                    + "Expected inputs: " + expected)
+            }
+        }
+        for output in outputs where session.output(named: output) == nil {
+            throw ModelError(.badModel, "\(file) is not CosyVoice 3's \(role): it has no output '\(output)' (outputs: "
+                + session.outputs.map(\.name).joined(separator: ", ") + ")")
+        }
+    }
+
+    func elementType(of input: String) -> ElementType { session.input(named: input)?.elementType ?? .float32 }
+
+    /// `values` as input `name`, in its declared element type (f32, or f16 converted).
+    func floats(_ values: [Float], shape: [Int], for name: String) throws -> Tensor {
+        try CosyVoice3Tensors.floats(values, shape: shape, as: elementType(of: name))
+    }
+
+    /// Token ids as input `name`, in its declared integer type.
+    func indices(_ values: [Int], shape: [Int], for name: String) throws -> Tensor {
+        switch elementType(of: name) {
+        case .int32: try Tensor(values.map { Int32(clamping: $0) }, shape: shape)
+        default: try Tensor(values.map(Int64.init), shape: shape)
+        }
+    }
+
+    func run(_ feeds: [String: Tensor], options: RunOptions?) throws -> RunOutputs {
+        try session.run(feeds, options: options)
+    }
+}
+
+/// Float tensors in f32 or f16.
+enum CosyVoice3Tensors {
+    static func floats(_ values: [Float], shape: [Int], as type: ElementType) throws -> Tensor {
+        switch type {
+        case .float32: return try Tensor(values, shape: shape)
+        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+        case .float16: return try Tensor(values.map { Float16($0) }, shape: shape)
+        #endif
+        default: throw ModelError(.badModel, "a float input of \(type) is not supported (float or float16)")
+        }
+    }
+
+    /// The values of a float output (f32, or f16 widened).
+    static func read(_ tensor: Tensor) throws -> [Float] {
+        switch tensor.elementType {
+        case .float32: return try tensor.scalars(as: Float.self)
+        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+        case .float16: return try tensor.scalars(as: Float16.self).map(Float.init)
+        #endif
+        default: throw ModelError(.badModel, "an output of \(tensor.elementType) was read as floats")
+        }
+    }
+
+    static func read(_ outputs: RunOutputs, _ name: String) throws -> (values: [Float], shape: [Int]) {
+        let tensor = try outputs.tensor(name)
+        return (try read(tensor), tensor.shape)
+    }
+}

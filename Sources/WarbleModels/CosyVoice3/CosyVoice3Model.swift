@@ -1,0 +1,158 @@
+import Foundation
+import ONNXRuntime
+import WarbleSpeech
+import WarbleText
+
+/// CosyVoice 3 (Fun-CosyVoice3-0.5B, the community ONNX split): text and a speaker prompt → speech
+/// tokens (LLM) → mel (flow) → 24 kHz audio (HiFT). Speaks voices whose conditioning is
+/// `.speakerPrompt` (cloned from a clip by the family's voice encoder), and the voices the manifest's
+/// config lists. `begin` streams inside an utterance as the reference does (`CosyVoice3Rendering`).
+///
+/// Immutable and shared; the per-request state (KV cache, sampler, noise, accumulated mel) lives in
+/// the request's `CosyVoice3TokenGeneration` and `CosyVoice3Rendering`.
+public final class CosyVoice3Model: UtteranceRenderer {
+    public let modelID: String
+    public let sampleRate = 24_000
+    public let voices: [VoiceDescription]
+    public let defaultVoice: String
+    public let language: String
+    /// The reference splits text into pieces of 60–80 tokens; about this many characters.
+    public let chunkCharacters = 240
+    /// Streams inside an utterance: no shorter first piece is needed.
+    public var firstChunkCharacters: Int? { nil }
+    /// Faster rates are time-stretched by the engine; slower ones stretch the mel as the reference does.
+    public var fastestRate: Double { 1 }
+
+    public let files: CosyVoice3Files
+    public let seed: UInt64
+    let tokenizer: BPETokenizer
+    let llm: CosyVoice3LanguageModel
+    let flow: CosyVoice3Flow
+    let hift: CosyVoice3HiFT
+    let stockVoices: [String: VoiceConditioning]
+
+    /// The zero-shot prompt text before a voice's transcript.
+    static let promptPrefix = "You are a helpful assistant.<|endofprompt|>"
+
+    public convenience init(directory: URL, manifest: ModelManifest, sessionOptions: SessionOptions = .init()) throws {
+        let configuration = try ModelConfigurationReader.decode(CosyVoice3Configuration.self, from: manifest)
+        try self.init(directory: directory, modelID: manifest.id, configuration: configuration, languages: manifest.languages,
+                      sessionOptions: sessionOptions)
+    }
+
+    public init(directory: URL, modelID: String = "cosyvoice3", configuration: CosyVoice3Configuration = .init(),
+                languages: [String] = ["en"], sessionOptions: SessionOptions = .init()) throws {
+        let files = try CosyVoice3Files.locate(in: directory, variant: configuration.variant)
+        self.files = files
+        self.modelID = modelID
+        seed = configuration.seed
+        language = languages.first ?? "en"
+        tokenizer = try CosyVoice3Tokenizer.load(files)
+        llm = try CosyVoice3LanguageModel(files: files, options: sessionOptions)
+        flow = try CosyVoice3Flow(files: files, options: sessionOptions)
+        hift = try CosyVoice3HiFT(files: files, options: sessionOptions)
+        var stock: [String: VoiceConditioning] = [:]
+        for (id, path) in configuration.voices {
+            let url = directory.appendingPathComponent(path)
+            do {
+                stock[id] = try JSONDecoder().decode(VoiceConditioning.self, from: Data(contentsOf: url))
+            } catch {
+                throw ModelError(.badModel, "CosyVoice 3 voice '\(id)': \(url.path) does not read as a speaker prompt: \(error)")
+            }
+        }
+        stockVoices = stock
+        voices = stock.keys.sorted().map {
+            VoiceDescription(id: $0, displayName: $0, language: languages.first ?? "en", model: modelID, sampleRate: 24_000, gender: nil)
+        }
+        defaultVoice = configuration.defaultVoice.flatMap { stock[$0] == nil ? nil : $0 } ?? voices.first?.id ?? ""
+    }
+
+    // MARK: Rendering
+
+    public func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
+        let request = try self.request(text: utterance.text, voice: voice)
+        var generation = request.generation(llm)
+        let tokens = try generation.all(cancel: cancel)
+        let samples = try audio(tokens: tokens, request: request, rate: rate, cancel: cancel)
+        return RenderedUtterance(samples: samples, wordWeights: Self.wordWeights(utterance.text))
+    }
+
+    public func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws
+        -> any UtteranceRendering {
+        // The reference changes speed on the whole mel only.
+        guard abs(rate - 1) < 1e-6 else { return WholeRendering(try render(utterance, voice: voice, rate: rate, cancel: cancel)) }
+        return CosyVoice3Rendering(model: self, request: try request(text: utterance.text, voice: voice),
+                                   wordWeights: Self.wordWeights(utterance.text))
+    }
+
+    /// One-shot: mel of every token (finalize), then HiFT over all of it.
+    func audio(tokens: [Int], request: CosyVoice3Request, rate: Double = 1, cancel: CancellationToken) throws -> [Float] {
+        guard !tokens.isEmpty else { return [] }
+        return try cancel.withRunOptions { options in
+            let speaker = try flow.speaker(request.prompt.embedding, options: options)
+            var mel = try flow.mel(tokens: tokens, prompt: request.prompt, speaker: speaker, noise: request.noise, finalize: true,
+                                   options: options)
+            if abs(rate - 1) > 1e-6 { mel = Self.stretch(mel, rate: rate) }
+            return try hift.audio(mel: mel.values, frames: mel.frames, finalize: true, options: options)
+        }
+    }
+
+    // MARK: Requests
+
+    /// What a request speaks: the text ids (the prompt's, then the text's), the voice's prompt, its seed and noise.
+    func request(text: String, voice: RenderVoice, seed: UInt64? = nil, noise: CosyVoice3Noise? = nil) throws -> CosyVoice3Request {
+        let conditioning = voice.conditioning ?? stockVoices[voice.id]
+        guard conditioning != nil else {
+            throw ModelError(.unknownVoice, "CosyVoice 3 has no voice '\(voice.id)'; clone one from a clip"
+                + (voices.isEmpty ? "" : " or use one of: " + voices.map(\.id).joined(separator: ", ")))
+        }
+        let prompt = try CosyVoice3Prompt(conditioning, voice: voice.id)
+        let promptIDs = tokenizer.encode(Self.promptPrefix + prompt.transcript, addSpecialTokens: false)
+        let ttsIDs = tokenizer.encode(Self.placeholderTextPiece(text), addSpecialTokens: false)
+        guard !ttsIDs.isEmpty else { throw ModelError(.badInput, "CosyVoice 3 has no text to speak") }
+        let seed = seed ?? self.seed
+        return CosyVoice3Request(prompt: prompt, promptTextIDs: promptIDs, ttsTextIDs: ttsIDs,
+                                 transcriptTokenCount: tokenizer.encode(prompt.transcript, addSpecialTokens: false).count, seed: seed,
+                                 noise: noise ?? CosyVoice3Noise(seed: seed))
+    }
+
+    /// PLACEHOLDER for the text front end (helper D's `CosyVoiceTextFrontEnd` in WarbleText/CosyVoice):
+    /// the engine's planner has already cut the text into utterances; the lead swaps this for the front
+    /// end's normalisation (`normalize`) once it is committed.
+    static func placeholderTextPiece(_ text: String) -> String { text }
+
+    static func wordWeights(_ text: String) -> [Int] {
+        text.split(whereSeparator: \.isWhitespace).map { max(1, $0.unicodeScalars.filter { $0.properties.isAlphabetic }.count) }
+    }
+
+    /// The mel stretched in time to 1 / rate of its length (linear, as `F.interpolate(mode='linear')`).
+    static func stretch(_ mel: (values: [Float], frames: Int), rate: Double) -> (values: [Float], frames: Int) {
+        let frames = max(1, Int(Double(mel.frames) / rate))
+        let scale = Double(mel.frames) / Double(frames)
+        var out = [Float](repeating: 0, count: CosyVoice3Flow.channels * frames)
+        for t in 0..<frames {
+            let position = max(0, (Double(t) + 0.5) * scale - 0.5)
+            let low = min(Int(position), mel.frames - 1), high = min(low + 1, mel.frames - 1)
+            let w = Float(position - Double(low))
+            for k in 0..<CosyVoice3Flow.channels {
+                out[k * frames + t] = mel.values[k * mel.frames + low] * (1 - w) + mel.values[k * mel.frames + high] * w
+            }
+        }
+        return (out, frames)
+    }
+}
+
+/// One request's fixed inputs.
+struct CosyVoice3Request: Sendable {
+    var prompt: CosyVoice3Prompt
+    var promptTextIDs: [Int]
+    var ttsTextIDs: [Int]
+    /// Tokens of the voice's transcript alone (for estimating the utterance's length).
+    var transcriptTokenCount: Int
+    var seed: UInt64
+    var noise: CosyVoice3Noise
+
+    func generation(_ llm: CosyVoice3LanguageModel) -> CosyVoice3TokenGeneration {
+        llm.generation(text: promptTextIDs + ttsTextIDs, ttsTextCount: ttsTextIDs.count, promptTokens: prompt.tokens, seed: seed)
+    }
+}
