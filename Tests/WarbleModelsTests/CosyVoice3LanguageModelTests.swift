@@ -53,6 +53,18 @@ import WarbleSpeech
         #expect(model.tokenizer.id(for: "<|endofprompt|>") == 151_646)
     }
 
+    /// The tokenizer as the model loads it (vocab.json, merges.txt, tokenizer_config.json's added tokens)
+    /// on the reference tokenizer's own cases: spaces, CR/LF, digits, accents, CJK, emoji, special tokens.
+    @Test func theTokenizerMatchesTheReferenceTokenizerCaseByCase() throws {
+        let model = try CosyVoice3TestFixtures.model("fp32")
+        let cases = try CosyVoice3TestFixtures.json("text_ids.json")["cases"] as? [[String: Any]] ?? []
+        #expect(cases.count >= 10)
+        for c in cases {
+            let text = try #require(c["text"] as? String)
+            #expect(model.tokenizer.encode(text, addSpecialTokens: false) == c["ids"] as? [Int], "\(text.debugDescription)")
+        }
+    }
+
     @Test func aRequestHasThePromptTextThenTheText() throws {
         let model = try CosyVoice3TestFixtures.model("fp32")
         let golden = try CosyVoice3TestFixtures.llmCases("fp32")[0]
