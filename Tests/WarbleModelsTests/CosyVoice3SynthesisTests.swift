@@ -86,10 +86,10 @@ import WarbleSpeech
         let family = try #require(ModelFamilies.builtIn.family(named: "cosyvoice3"))
         #expect(family.abilities.contains(.synthesis))
         let manifest = ModelManifest(id: "cosyvoice3", family: "cosyvoice3", licence: "Apache-2.0", source: "fixture", sampleRate: 24_000,
-                                     languages: ["en"], voices: [], files: [], config: .object(["variant": .string("fp16")]))
+                                     languages: ["zh", "en"], voices: [], files: [], config: .object(["variant": .string("fp16")]))
         let loaded = try ModelFamilies.builtIn.load(ModelFiles(manifest: manifest, directory: CosyVoice3TestFixtures.repo),
                                                     context: FamilyContext(phonemizer: nil, sessionOptions: .init(intraOpThreads: 1)))
         let renderer = try #require(loaded.renderer as? CosyVoice3Model)
-        #expect(renderer.files.variant == "fp16" && renderer.sampleRate == 24_000)
+        #expect(renderer.files.variant == "fp16" && renderer.sampleRate == 24_000 && renderer.language == "en")
     }
 }

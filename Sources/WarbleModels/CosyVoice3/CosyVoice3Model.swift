@@ -46,7 +46,9 @@ public final class CosyVoice3Model: UtteranceRenderer {
         self.files = files
         self.modelID = modelID
         seed = configuration.seed
-        language = languages.first ?? "en"
+        // The planner's normaliser runs in this language; the model speaks many (the catalogue lists zh first).
+        let language = languages.contains("en") ? "en" : (languages.first ?? "en")
+        self.language = language
         tokenizer = try CosyVoice3Tokenizer.load(files)
         llm = try CosyVoice3LanguageModel(files: files, options: sessionOptions)
         flow = try CosyVoice3Flow(files: files, options: sessionOptions)
@@ -62,7 +64,7 @@ public final class CosyVoice3Model: UtteranceRenderer {
         }
         stockVoices = stock
         voices = stock.keys.sorted().map {
-            VoiceDescription(id: $0, displayName: $0, language: languages.first ?? "en", model: modelID, sampleRate: 24_000, gender: nil)
+            VoiceDescription(id: $0, displayName: $0, language: language, model: modelID, sampleRate: 24_000, gender: nil)
         }
         defaultVoice = configuration.defaultVoice.flatMap { stock[$0] == nil ? nil : $0 } ?? voices.first?.id ?? ""
     }
