@@ -52,6 +52,7 @@ final class RecordingRendering: UtteranceRendering, @unchecked Sendable {
     }
 
     var totalSamples: Int { base.totalSamples }
+    var lengthIsExact: Bool { base.lengthIsExact }
     var wordWeights: [Int] { base.wordWeights }
     var isFinished: Bool { base.isFinished }
 

@@ -46,6 +46,8 @@ final class CosyVoice3Rendering: UtteranceRendering, @unchecked Sendable {
     /// Whether the LLM has stopped (all the utterance's tokens are known).
     var tokensAreComplete: Bool { generation.isFinished }
 
+    var lengthIsExact: Bool { generation.isFinished }
+
     var totalSamples: Int {
         if generation.isFinished { return tokens.count * CosyVoice3Flow.tokenMelRatio * CosyVoice3HiFT.samplesPerFrame }
         let perTextToken = Double(request.prompt.tokens.count) / Double(max(1, request.transcriptTokenCount))

@@ -314,9 +314,10 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
             return event.shifted(by: offset - event.sampleOffset)
         }
         job = last ? nil : (rendering, end, later, cancel)
-        // The request's first audio, from an utterance that is all there is to say: its length is the
-        // request's, known now (a WAV header can say it before the first byte).
-        let whole = try stretched == nil && start == 0 && emittedFrames == 0 && planIsExhausted()
+        // The request's first audio, from an utterance that is all there is to say and whose length is
+        // exact already: its length is the request's, known now (a WAV header can say it before the
+        // first byte). A model still writing speech tokens only has an estimate: no length then.
+        let whole = try stretched == nil && start == 0 && emittedFrames == 0 && rendering.lengthIsExact && planIsExhausted()
         return try emit(samples: samples, requestFrames: whole ? rendering.totalSamples : nil)
     }
 

@@ -45,11 +45,18 @@ extension UtteranceRenderer {
     }
 }
 
-/// An utterance being rendered: its length is known from the start, its audio comes in pieces.
+extension UtteranceRendering {
+    public var lengthIsExact: Bool { true }
+}
+
+/// An utterance being rendered: its audio comes in pieces, its length is known from the start or
+/// (models that write speech tokens until they stop, such as CosyVoice 3) estimated until then.
 /// Used by one task at a time (each call runs after the previous one returned).
 public protocol UtteranceRendering: AnyObject, Sendable {
-    /// Samples the whole utterance will have.
+    /// Samples the whole utterance will have (an estimate while `lengthIsExact` is false).
     var totalSamples: Int { get }
+    /// Whether `totalSamples` is exact now (a WAV header may say it). The default: always.
+    var lengthIsExact: Bool { get }
     /// Relative lengths of the spoken words, for word timing (see `RenderedUtterance`).
     var wordWeights: [Int] { get }
     /// Whether every piece has been handed out.
