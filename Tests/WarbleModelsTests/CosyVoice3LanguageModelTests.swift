@@ -76,6 +76,15 @@ import WarbleSpeech
         #expect(try generation.all(cancel: CancellationToken()) == golden.filteredTokens)
     }
 
+    @Test func theTextIsNormalisedAsTheAuthorsFrontEndDoesUnlessItIsTagged() throws {
+        let model = try CosyVoice3TestFixtures.model("fp32")
+        let voice = try CosyVoice3TestFixtures.voice()
+        let spoken = try model.request(text: "I have 3 cats.", voice: voice)
+        #expect(spoken.ttsTextIDs == model.tokenizer.encode("I have three cats.", addSpecialTokens: false))
+        let tagged = "You are a helpful assistant.<|endofprompt|>I have 3 cats."
+        #expect(try model.request(text: tagged, voice: voice).ttsTextIDs == model.tokenizer.encode(tagged, addSpecialTokens: false))
+    }
+
     @Test func cancellingStopsTheLoopAtOnceAndDropsTheCache() throws {
         let model = try CosyVoice3TestFixtures.model("fp32")
         let golden = try CosyVoice3TestFixtures.llmCases("fp32")[0]

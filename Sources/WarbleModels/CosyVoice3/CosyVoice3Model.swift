@@ -26,6 +26,8 @@ public final class CosyVoice3Model: UtteranceRenderer {
     public let files: CosyVoice3Files
     public let seed: UInt64
     let tokenizer: BPETokenizer
+    /// The authors' text normalisation (the planner has already cut the text into utterances).
+    let textFrontEnd: CosyVoiceTextFrontEnd
     let llm: CosyVoice3LanguageModel
     let flow: CosyVoice3Flow
     let hift: CosyVoice3HiFT
@@ -50,6 +52,7 @@ public final class CosyVoice3Model: UtteranceRenderer {
         let language = languages.contains("en") ? "en" : (languages.first ?? "en")
         self.language = language
         tokenizer = try CosyVoice3Tokenizer.load(files)
+        textFrontEnd = CosyVoiceTextFrontEnd(tokenizer: tokenizer)
         llm = try CosyVoice3LanguageModel(files: files, options: sessionOptions)
         flow = try CosyVoice3Flow(files: files, options: sessionOptions)
         hift = try CosyVoice3HiFT(files: files, options: sessionOptions)
@@ -110,18 +113,13 @@ public final class CosyVoice3Model: UtteranceRenderer {
         }
         let prompt = try CosyVoice3Prompt(conditioning, voice: voice.id)
         let promptIDs = tokenizer.encode(Self.promptPrefix + prompt.transcript, addSpecialTokens: false)
-        let ttsIDs = tokenizer.encode(Self.placeholderTextPiece(text), addSpecialTokens: false)
+        let ttsIDs = tokenizer.encode(textFrontEnd.normalize(text), addSpecialTokens: false)
         guard !ttsIDs.isEmpty else { throw ModelError(.badInput, "CosyVoice 3 has no text to speak") }
         let seed = seed ?? self.seed
         return CosyVoice3Request(prompt: prompt, promptTextIDs: promptIDs, ttsTextIDs: ttsIDs,
                                  transcriptTokenCount: tokenizer.encode(prompt.transcript, addSpecialTokens: false).count, seed: seed,
                                  noise: noise ?? CosyVoice3Noise(seed: seed))
     }
-
-    /// PLACEHOLDER for the text front end (helper D's `CosyVoiceTextFrontEnd` in WarbleText/CosyVoice):
-    /// the engine's planner has already cut the text into utterances; the lead swaps this for the front
-    /// end's normalisation (`normalize`) once it is committed.
-    static func placeholderTextPiece(_ text: String) -> String { text }
 
     static func wordWeights(_ text: String) -> [Int] {
         text.split(whereSeparator: \.isWhitespace).map { max(1, $0.unicodeScalars.filter { $0.properties.isAlphabetic }.count) }
