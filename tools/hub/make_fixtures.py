@@ -7,8 +7,9 @@ makes from the default voice (speakers alice and bob, bob 1.5 times as loud); an
 (make_kokoro_repo.py; jm_kumo's table also as am_kumo); and as Systran/faster-whisper-tiny.en from the
 CTranslate2 files tools/whisper/install.sh keeps in $WARBLE_HOME/cache/whisper-ct2/whisper-tiny.en;
 and the seed families' repositories laid out as the catalogue (Sources/WarbleHub/Catalogue/models.json)
-says, with small seeded random files (their layouts, not their networks, are under test):
-ayousanz/cosy-voice3-onnx with the fp16 files only and its tokenizer under tokenizer/,
+says: ayousanz/cosy-voice3-onnx with tools/cosyvoice3's synthetic graphs (the real names, types and
+shapes: the fp16 files only, its tokenizer under tokenizer/), which Warble runs; and, with small seeded
+random files (their layouts, not their networks, are under test):
 ResembleAI/chatterbox-turbo-ONNX with the fp16 files (an .onnx_data beside three of the four), and
 neuphonic/neucodec-onnx-decoder-int8. someone/joe-voice holds the default voice as one repository
 (voice/en_US-joe-medium.onnx and .onnx.json), for hf:OWNER/REPO --family piper.
@@ -69,7 +70,7 @@ def main(argv):
             os.link(source, os.path.join(systran, name))
         except OSError:
             shutil.copyfile(source, os.path.join(systran, name))
-    make_seed_repos(tree)
+    make_seed_repos(tree, cosyvoice_graphs(out))
     joe = os.path.join(tree, "someone", "joe-voice", "voice")
     os.makedirs(joe)
     for source, name in ((model, "en_US-joe-medium.onnx"), (os.path.join(model_dir, "config.json"), "en_US-joe-medium.onnx.json")):
@@ -86,15 +87,26 @@ def random_file(path, size, seed):
         f.write(random.Random(seed).randbytes(size))
 
 
-def make_seed_repos(tree):
+def cosyvoice_graphs(out):
+    """tools/cosyvoice3's synthetic graphs (OUTDIR/../cosyvoice3/repo, made now if missing)."""
+    made = os.path.join(os.path.dirname(os.path.abspath(out)), "cosyvoice3")
+    repo = os.path.join(made, "repo")
+    if not os.path.isfile(os.path.join(repo, "campplus.onnx")):
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "cosyvoice3", "make_fixtures.py"), made],
+                       check=True, stdout=subprocess.DEVNULL)
+    return repo
+
+
+def make_seed_repos(tree, cosy_graphs):
     catalogue = json.load(open(os.path.join(HERE, "..", "..", "Sources", "WarbleHub", "Catalogue", "models.json")))
     entries = {m["id"]: m for m in catalogue["models"]}
     cosy = entries["cosyvoice3"]
     root = os.path.join(tree, *cosy["repo"].split("/"))
-    for i, name in enumerate(cosy["files"] + cosy["variants"]["fp16"]["files"]):
-        random_file(os.path.join(root, name), 12_000 + i, f"cosy-{name}")
-    for i, group in enumerate(cosy["oneOf"]):
-        random_file(os.path.join(root, group[-1]), 500 + i, f"cosy-{group[-1]}")  # the tokenizer/ layout
+    os.makedirs(os.path.join(root, "tokenizer"))
+    for name in cosy["files"] + cosy["variants"]["fp16"]["files"]:
+        shutil.copyfile(os.path.join(cosy_graphs, name), os.path.join(root, name))
+    for group in cosy["oneOf"]:  # the tokenizer/ layout
+        shutil.copyfile(os.path.join(cosy_graphs, os.path.basename(group[-1])), os.path.join(root, group[-1]))
     random_file(os.path.join(root, "README.md"), 300, "cosy-readme")
     chatter = entries["chatterbox-turbo"]
     root = os.path.join(tree, *chatter["repo"].split("/"))
