@@ -90,9 +90,12 @@ import WarbleSpeech
         var generator = SplitMix64(seed: 11)
         let fresh = (0..<300).map { _ in sampler.sample(row, produced: [1, 2], using: &generator) }
         #expect(Set(fresh) == [0])
-        // Token 0 is in the last 10 produced (window 10 × tau_r 0.1 = 1 occurrence): drawn from all three.
+        // Token 0 is in the last 10 produced (window 10 × tau_r 0.1 = 1 occurrence): another is drawn
+        // from the rest of the distribution (the authors' ras_sampling rules the repeated one out).
         let repeated = (0..<300).map { _ in sampler.sample(row, produced: [0], using: &generator) }
-        #expect(Set(repeated) == [0, 1, 2])
+        #expect(Set(repeated) == [1, 2])
+        // With nothing else possible (every other score −∞) the repeated token stays.
+        #expect(sampler.sample([0, -.infinity, -.infinity], produced: [0], using: &generator) == 0)
         // Outside the window it no longer counts.
         let old = [0] + [Int](repeating: 1, count: 10)
         let aged = (0..<300).map { _ in sampler.sample(row, produced: old, using: &generator) }

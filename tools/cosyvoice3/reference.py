@@ -130,8 +130,8 @@ def nucleus(logits, top_p=TOP_P, top_k=TOP_K):
 
 
 def ras_sample(logits, produced, rng, stats=None):
-    """RepetitionAwareSampler.sample (Swift): the redraw is from the full distribution, the
-    repeated token included, with a new uniform."""
+    """RepetitionAwareSampler.sample (Swift): the redraw is from the full distribution without the
+    repeated token (the authors' ras_sampling sets its score to -inf), with a new uniform."""
     nuc = nucleus(logits)
     token = draw(nuc, rng)
     recent = sum(1 for t in produced[-WINDOW:] if t == token)
@@ -141,7 +141,10 @@ def ras_sample(logits, produced, rng, stats=None):
         stats.setdefault("first_draws", []).append(token)
         stats.setdefault("redrawn", []).append(redraw)
     if redraw:
-        return draw(candidates(logits), rng)
+        others = np.array(logits, dtype=np.float32)
+        others[token] = -np.inf
+        rest = candidates(others)
+        return draw(rest, rng) if rest else token
     return token
 
 

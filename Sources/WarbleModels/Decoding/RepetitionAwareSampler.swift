@@ -1,7 +1,8 @@
 /// CosyVoice's repetition-aware sampling (RAS): a nucleus draw (the most likely tokens while their
 /// cumulative probability is below `topP` and there are fewer than `topK`); if the token drawn occurs
-/// at least `window × tauR` times in the last `window` tokens produced, it is drawn again from the
-/// whole distribution. Stops speech LLMs from looping on one token without flattening every step.
+/// at least `window × tauR` times in the last `window` tokens produced, another is drawn from the whole
+/// distribution without it (the authors' `ras_sampling` sets its score to −∞ first). Stops speech LLMs
+/// from looping on one token without flattening every step.
 public struct RepetitionAwareSampler: Sendable, Equatable {
     public var topP: Double
     public var topK: Int
@@ -22,7 +23,10 @@ public struct RepetitionAwareSampler: Sendable, Equatable {
         let token = TokenSampler.draw(nucleus, using: &generator)
         let recent = produced.suffix(window).filter { $0 == token }.count
         guard Double(recent) >= Double(window) * tauR else { return token }
-        return TokenSampler.draw(TokenSampler.candidates(logits, temperature: 1, topK: nil, topP: nil), using: &generator)
+        var others = logits
+        others[token] = -.infinity
+        let rest = TokenSampler.candidates(others, temperature: 1, topK: nil, topP: nil)
+        return rest.isEmpty ? token : TokenSampler.draw(rest, using: &generator)
     }
 
     /// The reference's nucleus: tokens by probability, taken while the sum so far is below `topP` and
