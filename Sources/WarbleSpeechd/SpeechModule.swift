@@ -18,7 +18,7 @@ public actor SpeechModule {
     private let output: any ModuleOutput
     private let log: ModuleLog
     private let configuration: ModuleConfiguration
-    private let chooser: VoiceChooser?
+    private var chooser: VoiceChooser?
     private let cache: FrameCache
     private var settings = SpeechSettings()
     private var current: (token: UtteranceToken, task: Task<Void, Never>)?
@@ -47,6 +47,12 @@ public actor SpeechModule {
     public var cachedMessages: Int { cache.count }
 
     public func handle(_ request: ModuleRequest) async -> Outcome {
+        if let currentVoices = backend.currentVoices, let chooser {
+            let voices = await currentVoices()
+            if !voices.isEmpty, voices.map(\.id) != self.chooser?.voices.map(\.id) {
+                self.chooser = VoiceChooser(voices: voices, defaultVoice: chooser.defaultVoice)
+            }
+        }
         switch request {
         case .initialize:
             return initialize()

@@ -29,7 +29,8 @@ if let path = configuration.lexicon, !path.isEmpty {
 let engine = Engine(store: store, phonemizer: EspeakPhonemizer(),
                     configuration: Engine.Configuration(defaultVoice: configuration.defaultVoice ?? "en_US-joe-medium",
                                                         idleUnloadAfter: nil, lexicon: lexicon))
-let backend = SpeechBackend(voices: await engine.voices, defaultVoice: await engine.defaultVoice) { request in
+let backend = SpeechBackend(voices: await engine.voices, defaultVoice: await engine.defaultVoice,
+                            currentVoices: { await engine.voices }) { request in
     engine.synthesize(request)
 }
 let writer = StandardOutputWriter()
