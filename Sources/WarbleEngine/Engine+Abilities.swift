@@ -129,6 +129,11 @@ extension Engine: SynthesisService, RecognitionService {
     public func installedVoices() async -> [VoiceDescription] { voices }
     public func defaultVoiceID() async -> String? { defaultVoice?.id }
 
+    public func acceptsInstructions(voice id: String) async -> Bool {
+        guard let model = voices.first(where: { $0.id == id })?.model, let renderer = try? await renderer(for: model) else { return false }
+        return (try? renderer.validate(VoiceControls(instruction: "Speak clearly."))) != nil
+    }
+
     public nonisolated func transcribe(_ audio: AudioBuffer, model: String, options: TranscriptionOptions)
         -> AsyncThrowingStream<TranscriptSegment, any Error> {
         transcribe(audio, model: model, options: options, detector: nil)

@@ -10,13 +10,15 @@ struct SpeechRequestBody: Decodable, Sendable {
     var responseFormat: AudioResponseFormat?
     /// 0.25 to 4.
     var speed: Double?
-    /// Accepted and ignored: no installed model takes style instructions.
+    /// Style instructions: given to models that take them (CosyVoice 3's instruct mode); accepted and
+    /// ignored for the others, as OpenAI's tts-1 ignores them.
     var instructions: String?
     /// "audio" (the default: the audio file itself) or "sse" (server-sent events with audio and timings).
     var streamFormat: StreamFormat?
     /// Extension: treat `input` as SSML (also detected from a leading `<speak`).
     var ssml: Bool?
-    /// Extensions, as Piper's own HTTP server takes them: speaker (name or number) and sampling scales.
+    /// Extensions, as Piper's own HTTP server takes them: speaker (name or number) and sampling scales;
+    /// and `seed` (CosyVoice 3: the same seed gives the same audio).
     var controls = VoiceControls()
 
     enum StreamFormat: String, Decodable, Sendable {
@@ -24,7 +26,7 @@ struct SpeechRequestBody: Decodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case model, input, voice, speed, instructions, ssml, speaker
+        case model, input, voice, speed, instructions, ssml, speaker, seed
         case responseFormat = "response_format"
         case noiseScale = "noise_scale"
         case lengthScale = "length_scale"
@@ -49,6 +51,16 @@ struct SpeechRequestBody: Decodable, Sendable {
         controls = VoiceControls(speaker: speaker, noiseScale: try container.decodeIfPresent(Double.self, forKey: .noiseScale),
                                  lengthScale: try container.decodeIfPresent(Double.self, forKey: .lengthScale),
                                  noiseW: try container.decodeIfPresent(Double.self, forKey: .noiseW))
+        if container.contains(.seed) {
+            guard let seed = try? container.decode(UInt64.self, forKey: .seed) else {
+                throw APIError.badRequest("seed must be a whole number from 0 to \(UInt64.max)", param: "seed", code: "invalid_value")
+            }
+            controls.seed = seed
+        }
+        if let instructions, instructions.count > VoiceControls.instructionLimit {
+            throw APIError.badRequest("instructions has \(instructions.count) characters; the limit is \(VoiceControls.instructionLimit)",
+                                      param: "instructions", code: "string_above_max_length")
+        }
         do { try controls.validate() } catch {
             let field = [("noise scale", "noise_scale"), ("noise w", "noise_w"), ("length scale", "length_scale")]
                 .first { error.message.contains($0.0) }?.1

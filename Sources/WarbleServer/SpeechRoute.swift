@@ -128,8 +128,17 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             throw format.unavailable(available: AudioResponseFormat.allCases.filter(\.isAvailable))
         }
         let voice = try await catalog.voice(speech.voice, model: speech.model)
+        var controls = speech.controls
+        if let instructions = speech.instructions, !instructions.allSatisfy(\.isWhitespace),
+           await backend.acceptsInstructions(voice: voice.id) {
+            controls.instruction = instructions
+            do { try controls.validate() } catch {
+                throw APIError.badRequest(error.message.replacingOccurrences(of: "the instruction", with: "instructions"),
+                                          param: "instructions", code: "invalid_value")
+            }
+        }
         let request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed,
-                                       maximumDuration: configuration.maxAudioSeconds, controls: speech.controls)
+                                       maximumDuration: configuration.maxAudioSeconds, controls: controls)
         return (request, voice)
     }
 

@@ -63,6 +63,16 @@ struct SayCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Piper's noise_w: variation of phoneme durations (0 to 2).")
     var noiseW: Double?
 
+    @Option(help: "CosyVoice 3: the seed of its sampling and noise (the same seed gives the same audio; 1986 when left out).")
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("CosyVoice 3's instruct mode: how to speak, in words (e.g. \"Speak slowly and warmly.\").",
+                               valueName: "text"))
+    var instruct: String?
+
+    @Flag(help: "CosyVoice 3's cross-lingual mode: for text in another language than the voice's clip (the clip's words stay out of the model).")
+    var crossLingual = false
+
     @Flag(help: "Play through the sound server as well as writing -o.")
     var play = false
 
@@ -81,14 +91,20 @@ struct SayCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress or summary on standard error.")
     var quiet = false
 
+    var controls: VoiceControls {
+        VoiceControls(speaker: speaker, noiseScale: noiseScale, lengthScale: lengthScale, noiseW: noiseW, seed: seed,
+                      instruction: instruct, crossLingual: crossLingual)
+    }
+
     func validate() throws {
         try OptionLimits.check(threads: threads)
         try OptionLimits.check(rate: rate, name: "--rate")
         guard volume.isFinite, (0...4).contains(volume) else { throw ValidationError("--volume must be between 0 and 4, got \(volume)") }
         do {
-            try VoiceControls(speaker: speaker, noiseScale: noiseScale, lengthScale: lengthScale, noiseW: noiseW).validate()
+            try controls.validate()
         } catch { throw ValidationError(error.message.replacingOccurrences(of: "the noise scale", with: "--noise-scale")
-            .replacingOccurrences(of: "the noise w", with: "--noise-w").replacingOccurrences(of: "the length scale", with: "--length-scale")) }
+            .replacingOccurrences(of: "the noise w", with: "--noise-w").replacingOccurrences(of: "the length scale", with: "--length-scale")
+            .replacingOccurrences(of: "the instruction", with: "--instruct").replacingOccurrences(of: "cross-lingual mode", with: "--cross-lingual")) }
         guard sentencePause.isFinite, sentencePause >= 0, sentencePause <= 10 else {
             throw ValidationError("--sentence-pause must be between 0 and 10 seconds, got \(sentencePause)")
         }
@@ -102,7 +118,6 @@ struct SayCommand: AsyncParsableCommand {
         let isSSML = ssml || SSMLParser.isSSML(input)
         let engine = EngineFactory.make(threads: threads, lexicon: try LexiconOption.load(lexicon))
         let voice = try await engine.voice(voice)
-        let controls = VoiceControls(speaker: speaker, noiseScale: noiseScale, lengthScale: lengthScale, noiseW: noiseW)
         let request = SynthesisRequest(text: input, isSSML: isSSML, voice: voice.id, rate: rate, volume: volume,
                                        sentencePause: sentencePause, controls: controls)
 

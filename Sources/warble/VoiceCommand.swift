@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleEngine
+import WarbleSpeech
 
 /// `warble voice`: the voice library (cloned voices).
 struct VoiceCommand: AsyncParsableCommand {
@@ -153,17 +154,30 @@ struct VoiceExportCommand: AsyncParsableCommand {
 
 struct VoiceImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Add a voice exported with `warble voice export` to the library.")
+        commandName: "import", abstract: "Add a voice exported with `warble voice export`, or a CosyVoice 3 voice from the seed iOS app, to the library.",
+        discussion: """
+            FILE is a file written by `warble voice export`, or a directory holding the four files the seed \
+            iOS app saves for a CosyVoice 3 voice: speaker_embedding.bin, prompt_tokens.bin, prompt_mel.bin \
+            and prompt_text.txt. Such a voice is named with --name (the directory's name when left out).
+            """)
 
-    @Argument(help: "The exported file.")
+    @Argument(help: ArgumentHelp("The exported file, or a directory of the seed app's four files.", valueName: "file"))
     var file: String
-    @Option(help: "Name it this instead of the name it was exported with.")
+    @Option(help: "Name it this instead of the name it was exported with (for a directory: instead of the directory's name).")
     var name: String?
+    @Option(help: "For a seed-app directory: the CosyVoice 3 model that speaks it (the installed one when left out).")
+    var model: String?
     @Flag(help: "Replace a library voice of the same name.")
     var replace = false
 
     func run() async throws {
         let url = URL(fileURLWithPath: file)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            try await importSeedApp(url)
+            return
+        }
+        guard model == nil else { throw ValidationError("--model is for a seed-app directory; an exported file names its model") }
         guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else {
             throw ValidationError("\(file) cannot be read")
         }
@@ -175,12 +189,31 @@ struct VoiceImportCommand: AsyncParsableCommand {
             if let name { profile.id = name; profile.displayName = name }
             try VoiceLibraryAccess.library.add(profile, replacing: replace)
             print("Imported voice '\(profile.id)' (\(profile.model)).")
-            let engine = EngineFactory.make()
-            if await !engine.voices.contains(where: { $0.id == profile.id }) {
-                FileHandle.standardError.write(Data("warble: its model \(profile.model) is not installed: it cannot speak until it is\n".utf8))
-            }
+            await warnIfModelMissing(profile, engine: EngineFactory.make())
         } catch let error as VoiceLibraryError {
             throw ValidationError(error.message)
+        }
+    }
+
+    private func importSeedApp(_ directory: URL) async throws {
+        let engine = EngineFactory.make()
+        let profile: VoiceProfile
+        do {
+            profile = try await engine.importSeedAppVoice(directory: directory, name: name ?? directory.standardizedFileURL.lastPathComponent,
+                                                          model: model, replacing: replace)
+        } catch let error as ModelError {
+            throw ValidationError(error.message)
+        }
+        var tokens = 0
+        if case .speakerPrompt(_, let promptTokens, _, _) = profile.conditioning { tokens = promptTokens.count }
+        print("Imported CosyVoice 3 voice '\(profile.id)' (\(profile.model)) from the seed app's files: \(tokens) prompt tokens "
+            + String(format: "(%.1f s of speech)", Double(tokens) / 25) + ".")
+        await warnIfModelMissing(profile, engine: engine)
+    }
+
+    private func warnIfModelMissing(_ profile: VoiceProfile, engine: Engine) async {
+        if await !engine.voices.contains(where: { $0.id == profile.id }) {
+            FileHandle.standardError.write(Data("warble: its model \(profile.model) is not installed: it cannot speak until it is\n".utf8))
         }
     }
 }

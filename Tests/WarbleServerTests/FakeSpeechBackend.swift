@@ -55,6 +55,8 @@ struct FakeSpeechBackend: SpeechBackend {
 
     func installedVoices() async -> [VoiceDescription] { Self.voices }
     func defaultVoiceID() async -> String? { "test-voice" }
+    /// other-voice's model takes style instructions (as CosyVoice 3 does); test-voice's does not.
+    func acceptsInstructions(voice id: String) async -> Bool { id == "other-voice" }
 
     func voice(_ id: String?) async throws -> VoiceDescription {
         guard let id else { return Self.voices[0] }

@@ -83,6 +83,26 @@ import WarbleAudio
         #expect(request.voice == "other-voice")
         #expect(request.rate == 1.5)
         #expect(!request.isSSML)
+        #expect(request.controls.instruction == "cheerful", "other-voice's model takes instructions")
+    }
+
+    /// `instructions` reach a model that takes them and are ignored for the others (as OpenAI's tts-1
+    /// ignores them); `seed` (an extension) reaches the model.
+    @Test func instructionsAndSeedReachTheModelsThatTakeThem() async throws {
+        let backend = FakeSpeechBackend()
+        try await withServer(backend) { client in
+            for fields: [String: any Sendable] in [
+                ["model": "tts-1", "input": "Hi.", "voice": "test-voice", "instructions": "whisper", "response_format": "wav"],
+                ["model": "tts-1", "input": "Hi.", "voice": "other-voice", "instructions": "whisper", "seed": 42, "response_format": "wav"],
+                ["model": "tts-1", "input": "Hi.", "voice": "other-voice", "instructions": "  ", "response_format": "wav"],
+            ] {
+                let status = try await client.speech(fields).status
+                #expect(status == .ok)
+            }
+        }
+        let controls = await backend.probe.requests.map(\.controls)
+        #expect(controls.map(\.instruction) == [nil, "whisper", nil])
+        #expect(controls.map(\.seed) == [nil, 42, nil])
     }
 
     @Test func ssmlIsDetectedOrFlagged() async throws {

@@ -53,6 +53,10 @@ import WarbleSpeech
         #expect(throws: ModelError.self) { try VoiceControls(noiseScale: .nan).validate() }
         #expect(throws: ModelError.self) { try VoiceControls(lengthScale: 0).validate() }
         #expect(throws: ModelError.self) { try VoiceControls(noiseW: -1).validate() }
+        // CosyVoice 3's settings are refused by name: Piper draws its noise inside the model.
+        for controls in [VoiceControls(seed: 7), VoiceControls(instruction: "Whisper."), VoiceControls(crossLingual: true)] {
+            #expect { try voice.validate(controls) } throws: { ($0 as? ModelError)?.message.contains("no seed, instruction or cross-lingual") == true }
+        }
     }
 
     @Test func aVoiceFileByPathSpeaksThroughTheEngine() async throws {

@@ -33,8 +33,10 @@ public final class CosyVoice3Model: UtteranceRenderer {
     let hift: CosyVoice3HiFT
     let stockVoices: [String: VoiceConditioning]
 
-    /// The zero-shot prompt text before a voice's transcript.
+    /// The zero-shot prompt text before a voice's transcript (and the cross-lingual one before the text).
     static let promptPrefix = "You are a helpful assistant.<|endofprompt|>"
+    /// The authors' separator between the system prompt and the text it governs.
+    static let endOfPrompt = "<|endofprompt|>"
 
     public convenience init(directory: URL, manifest: ModelManifest, sessionOptions: SessionOptions = .init()) throws {
         let configuration = try ModelConfigurationReader.decode(CosyVoice3Configuration.self, from: manifest)
@@ -104,6 +106,33 @@ public final class CosyVoice3Model: UtteranceRenderer {
 
     // MARK: Requests
 
+    /// Takes a seed, an instruction or cross-lingual mode; refuses Piper's settings.
+    public func validate(_ controls: VoiceControls) throws {
+        guard controls.hasNoPiperSettings else {
+            throw ModelError(.badInput, "\(modelID) takes no speaker, noise or length scale settings (Piper voices do); "
+                + "it takes a seed, an instruction or cross-lingual mode")
+        }
+        try controls.validate()
+    }
+
+    /// How the language model is prompted (the authors' `frontend_zero_shot`, `frontend_cross_lingual`
+    /// and `frontend_instruct2`). The flow always gets the voice's prompt tokens and mel.
+    enum Mode: Equatable {
+        /// The clip's transcript and speech tokens prompt the LLM: the text continues the clip.
+        case zeroShot
+        /// Neither enters the LLM; the text itself holds `<|endofprompt|>` (added when it has none).
+        case crossLingual
+        /// The instruction is the prompt text; the clip's speech tokens stay out of the LLM.
+        case instruct(String)
+    }
+
+    /// The mode `controls` and `text` ask for: text that holds `<|endofprompt|>` is cross-lingual, as
+    /// the authors write it.
+    static func mode(_ controls: VoiceControls, text: String) -> Mode {
+        if let instruction = controls.instruction { return .instruct(instruction) }
+        return controls.crossLingual || text.contains(endOfPrompt) ? .crossLingual : .zeroShot
+    }
+
     /// What a request speaks: the text ids (the prompt's, then the text's), the voice's prompt, its seed and noise.
     func request(text: String, voice: RenderVoice, seed: UInt64? = nil, noise: CosyVoice3Noise? = nil) throws -> CosyVoice3Request {
         let conditioning = voice.conditioning ?? stockVoices[voice.id]
@@ -112,11 +141,23 @@ public final class CosyVoice3Model: UtteranceRenderer {
                 + (voices.isEmpty ? "" : " or use one of: " + voices.map(\.id).joined(separator: ", ")))
         }
         let prompt = try CosyVoice3Prompt(conditioning, voice: voice.id)
-        let promptIDs = tokenizer.encode(Self.promptPrefix + prompt.transcript, addSpecialTokens: false)
-        let ttsIDs = tokenizer.encode(textFrontEnd.normalize(text), addSpecialTokens: false)
-        guard !ttsIDs.isEmpty else { throw ModelError(.badInput, "CosyVoice 3 has no text to speak") }
-        let seed = seed ?? self.seed
-        return CosyVoice3Request(prompt: prompt, promptTextIDs: promptIDs, ttsTextIDs: ttsIDs,
+        let spoken = textFrontEnd.normalize(text)
+        let promptText: String, ttsText: String, llmPromptTokens: [Int]
+        switch Self.mode(voice.controls, text: text) {
+        case .zeroShot:
+            (promptText, ttsText, llmPromptTokens) = (Self.promptPrefix + prompt.transcript, spoken, prompt.tokens)
+        case .crossLingual:
+            (promptText, ttsText, llmPromptTokens) = ("", spoken.contains(Self.endOfPrompt) ? spoken : Self.promptPrefix + spoken, [])
+        case .instruct(let instruction):
+            (promptText, ttsText, llmPromptTokens) = ("You are a helpful assistant. " + instruction + Self.endOfPrompt, spoken, [])
+        }
+        let promptIDs = tokenizer.encode(promptText, addSpecialTokens: false)
+        let ttsIDs = tokenizer.encode(ttsText, addSpecialTokens: false)
+        guard !tokenizer.encode(spoken.replacingOccurrences(of: Self.endOfPrompt, with: ""), addSpecialTokens: false).isEmpty else {
+            throw ModelError(.badInput, "CosyVoice 3 has no text to speak")
+        }
+        let seed = seed ?? voice.controls.seed ?? self.seed
+        return CosyVoice3Request(prompt: prompt, promptTextIDs: promptIDs, ttsTextIDs: ttsIDs, llmPromptTokens: llmPromptTokens,
                                  transcriptTokenCount: tokenizer.encode(prompt.transcript, addSpecialTokens: false).count, seed: seed,
                                  noise: noise ?? CosyVoice3Noise(seed: seed))
     }
@@ -147,12 +188,26 @@ struct CosyVoice3Request: Sendable {
     var prompt: CosyVoice3Prompt
     var promptTextIDs: [Int]
     var ttsTextIDs: [Int]
+    /// The speech tokens that prompt the LLM: the voice's in zero-shot mode, none otherwise.
+    var llmPromptTokens: [Int]
     /// Tokens of the voice's transcript alone (for estimating the utterance's length).
     var transcriptTokenCount: Int
     var seed: UInt64
     var noise: CosyVoice3Noise
 
+    /// `llmPromptTokens` nil: the voice's prompt tokens (zero-shot mode).
+    init(prompt: CosyVoice3Prompt, promptTextIDs: [Int], ttsTextIDs: [Int], llmPromptTokens: [Int]? = nil, transcriptTokenCount: Int,
+         seed: UInt64, noise: CosyVoice3Noise) {
+        self.prompt = prompt
+        self.promptTextIDs = promptTextIDs
+        self.ttsTextIDs = ttsTextIDs
+        self.llmPromptTokens = llmPromptTokens ?? prompt.tokens
+        self.transcriptTokenCount = transcriptTokenCount
+        self.seed = seed
+        self.noise = noise
+    }
+
     func generation(_ llm: CosyVoice3LanguageModel) -> CosyVoice3TokenGeneration {
-        llm.generation(text: promptTextIDs + ttsTextIDs, ttsTextCount: ttsTextIDs.count, promptTokens: prompt.tokens, seed: seed)
+        llm.generation(text: promptTextIDs + ttsTextIDs, ttsTextCount: ttsTextIDs.count, promptTokens: llmPromptTokens, seed: seed)
     }
 }

@@ -217,6 +217,10 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     }
 
     public func validate(_ controls: VoiceControls) throws {
+        guard controls.isPiperOnly else {
+            throw ModelError(.badInput, "\(modelID) takes no seed, instruction or cross-lingual setting (CosyVoice 3 voices do; "
+                + "Piper's own randomness is drawn inside the model)")
+        }
         _ = try speakerID(controls.speaker)
     }
 

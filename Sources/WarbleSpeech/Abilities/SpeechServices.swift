@@ -14,10 +14,13 @@ public protocol SynthesisService: Sendable {
     func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error>
     /// The same as a relay, for consumers that pull from more than one task. The default relays the stream.
     func relay(_ request: SynthesisRequest) -> SynthesisRelay
+    /// Whether voice `id`'s model takes a style instruction (`VoiceControls.instruction`). The default: no.
+    func acceptsInstructions(voice id: String) async -> Bool
 }
 
 extension SynthesisService {
     public func relay(_ request: SynthesisRequest) -> SynthesisRelay { SynthesisRelay(synthesize(request)) }
+    public func acceptsInstructions(voice id: String) async -> Bool { false }
 }
 
 /// What the services need to recognise speech: the recognition models, and a transcript stream.

@@ -34,7 +34,9 @@ extension UtteranceRenderer {
 
     public func validate(_ controls: VoiceControls) throws {
         guard controls.isEmpty else {
-            throw ModelError(.badInput, "\(modelID) takes no speaker, noise or length scale settings (Piper voices do)")
+            throw ModelError(.badInput, controls.isPiperOnly
+                ? "\(modelID) takes no speaker, noise or length scale settings (Piper voices do)"
+                : "\(modelID) takes no seed, instruction or cross-lingual setting (CosyVoice 3 voices do)")
         }
     }
 
