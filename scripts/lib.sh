@@ -58,3 +58,22 @@ fetch_wheel() {
     fi
     printf '%s\n' "$wheel"
 }
+
+# models_with_cosyvoice3 DIR -> makes DIR a models directory for end-to-end checks of CosyVoice 3
+# voices (the real weights cannot be had here): a link to every installed model, and
+# tools/cosyvoice3's synthetic graphs installed as `cosyvoice3` (files linked, a manifest written).
+models_with_cosyvoice3() {
+    local dir="$1" fixtures="$warble_root/Tests/Fixtures/generated/cosyvoice3/repo" model file
+    [[ -f "$fixtures/campplus.onnx" ]] || die "no CosyVoice 3 fixtures in $fixtures: run" \
+        ".venv/bin/python tools/cosyvoice3/make_fixtures.py Tests/Fixtures/generated/cosyvoice3 (scripts/test.sh does)"
+    mkdir -p "$dir/cosyvoice3"
+    for model in "$WARBLE_HOME/models"/*/; do
+        [[ "$(basename "$model")" == cosyvoice3 ]] || ln -sfn "${model%/}" "$dir/$(basename "$model")"
+    done
+    for file in "$fixtures"/*; do ln -sfn "$file" "$dir/cosyvoice3/$(basename "$file")"; done
+    cat >"$dir/cosyvoice3/manifest.json" <<'JSON'
+{"id": "cosyvoice3", "family": "cosyvoice3", "displayName": "CosyVoice 3 (synthetic test graphs)",
+ "licence": "Apache-2.0 (synthetic test graphs made by tools/cosyvoice3)", "source": "tools/cosyvoice3/make_fixtures.py",
+ "sampleRate": 24000, "languages": ["zh", "en"], "voices": [], "files": [], "config": {"variant": "fp32"}}
+JSON
+}

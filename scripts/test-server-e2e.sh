@@ -2,7 +2,8 @@
 # End-to-end test of `warble serve`: builds warble, starts the server on a free loopback port with an
 # API key, runs tools/server/e2e.py (OpenAI's Python client, curl, a raw socket that disconnects),
 # which ends by sending SIGTERM during a request; then checks the server exited cleanly.
-# Needs the default voices (scripts/setup.sh) and the Python tools (scripts/python-env.sh).
+# Needs the default voices (scripts/setup.sh), the Python tools (scripts/python-env.sh) and
+# tools/cosyvoice3's fixtures (scripts/test.sh makes them), installed beside the models as `cosyvoice3`.
 #
 #   scripts/test-server-e2e.sh [--release]
 set -euo pipefail
@@ -20,11 +21,17 @@ say "building warble ($config)"
 swift build -c "$config" --scratch-path "$scratch" --product warble >/dev/null || die "the build failed"
 warble="$scratch/$config/warble"
 
+# The server's WARBLE_HOME: the installed models, CosyVoice 3's synthetic graphs beside them, and a
+# voice library of its own (e2e.py clones voices into it).
+server_home="$(mktemp -d)"
+models_with_cosyvoice3 "$server_home/models"
+[[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$server_home/lib"
+
 log="$(mktemp)"
 key="e2e-$RANDOM$RANDOM"
-WARBLE_API_KEY="$key" "$warble" serve --host 127.0.0.1 --port 0 --log-level notice >"$log" 2>&1 &
+WARBLE_HOME="$server_home" WARBLE_API_KEY="$key" "$warble" serve --host 127.0.0.1 --port 0 --log-level notice >"$log" 2>&1 &
 pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; rm -f "$log"; }
+cleanup() { kill "$pid" 2>/dev/null || true; rm -rf "$log" "$server_home"; }
 trap cleanup EXIT
 
 port=""

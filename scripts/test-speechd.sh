@@ -107,11 +107,11 @@ AudioOutputMethod "pulse"
 AddModule "warble" "$sd_warble" "warble.conf"
 DefaultModule warble
 CONF
-# The module's WARBLE_HOME: the installed models, and a voice library of its own (a cloned voice is
-# added to it while the module runs).
+# The module's WARBLE_HOME: the installed models with CosyVoice 3's synthetic graphs beside them, and
+# a voice library of its own (cloned voices are added to it while the module runs).
 module_home="$work/home"
 mkdir -p "$module_home"
-ln -s "$WARBLE_HOME/models" "$module_home/models"
+models_with_cosyvoice3 "$module_home/models"
 [[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$module_home/lib"
 printf 'WarbleDefaultVoice "en_US-joe-medium"\nWarbleHome "%s"\n' "$module_home" >"$work/conf/modules/warble.conf"
 speech-dispatcher -s -t 0 -C "$work/conf" -P "$work/speechd.pid" >>"$work/log/speechd.stderr" 2>&1 &
@@ -174,6 +174,22 @@ if WARBLE_HOME="$module_home" "$warble" voice add sd-clone --from "$work/clip.wa
     fi
 else
     fail "warble voice add for the module: $(tail -3 "$work/clone.out")"
+fi
+
+# --- a CosyVoice 3 voice (the seed app's four files; synthetic graphs), imported while the module runs
+if WARBLE_HOME="$module_home" "$warble" voice import "$warble_root/Tests/Fixtures/generated/cosyvoice3/seedapp" --name sd-cosy \
+        >"$work/cosy.out" 2>&1; then
+    start="$(position)"
+    timeout 60 spd-say -w -o warble -y sd-cosy "Good morning! How are you doing today?" || fail "spd-say -y sd-cosy returned an error"
+    sleep 0.3
+    seconds="$(sound_seconds "$start")"
+    if awk -v s="$seconds" 'BEGIN { exit !(s > 0.2 && s < 30) }' && ! grep -q "sd-cosy" <(grep -i "error\|unknown" "$work/log/warble.log"); then
+        pass "spd-say -y sd-cosy speaks with a CosyVoice 3 voice: $seconds s of sound"
+    else
+        fail "spd-say -y sd-cosy speaks with a CosyVoice 3 voice: $seconds s of sound; log: $(grep -i "cosy\|error" "$work/log/warble.log" | tail -3)"
+    fi
+else
+    fail "warble voice import of a CosyVoice 3 voice for the module: $(tail -3 "$work/cosy.out")"
 fi
 
 # --- python3-speechd: marks, latencies, STOP, unknown voice ---------------------------------------

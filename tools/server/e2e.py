@@ -218,6 +218,42 @@ def check_voice_library(client: openai.OpenAI, base: str, key: str) -> None:
         check(error.code == 404, f"voices: deleting it again is 404 ({error.code})")
 
 
+def check_cosyvoice3(client: openai.OpenAI, base: str, key: str) -> None:
+    """A CosyVoice 3 voice (tools/cosyvoice3's synthetic graphs, installed by test-server-e2e.sh) cloned
+    from an uploaded clip and its transcript, then spoken: 24 kHz, whole speech tokens (960 samples),
+    streamed as raw PCM with the same samples; the seed and OpenAI's `instructions` reach the model."""
+    name = f"e2e-cosy-{os.getpid()}"
+    with tempfile.TemporaryDirectory() as tmp:
+        clip = os.path.join(tmp, "clip.wav")
+        with open(clip, "wb") as f:
+            f.write(client.audio.speech.create(model="tts-1", voice=PIPER, input=ASR_TEXT, response_format="wav").read())
+        out = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {key}",
+                              "-F", f"name={name}", "-F", f"file=@{clip}", "-F", "model=cosyvoice3",
+                              "-F", f"transcript={ASR_TEXT}", "-F", "consent=e2e synthetic voice", f"{base}/audio/voices"],
+                             capture_output=True, text=True, timeout=600)
+        body, _, code = out.stdout.rpartition("\n")
+        answer = json.loads(body or "{}")
+        check(code == "201" and answer.get("id") == name, f"cosyvoice3: POST /audio/voices clones from a clip and its transcript ({code})")
+
+    def speak(**extra) -> np.ndarray:
+        data = client.audio.speech.create(model="tts-1", voice=name, input="Good morning!", response_format="wav", **extra).read()
+        samples, rate = decode(data)
+        check(rate == 24000, f"cosyvoice3: 24 kHz ({rate}) {extra or ''}")
+        return samples
+
+    plain = speak()
+    check(len(plain) > 0 and len(plain) % 960 == 0, f"cosyvoice3: whole speech tokens ({len(plain)} samples, 960 a token)")
+    with client.audio.speech.with_streaming_response.create(model="tts-1", voice=name, input="Good morning!",
+                                                            response_format="pcm") as response:
+        streamed = b"".join(response.iter_bytes())
+    check(len(streamed) == 2 * len(plain), f"cosyvoice3: streamed PCM has the same length ({len(streamed) // 2} samples)")
+    check(np.array_equal(speak(extra_body={"seed": 1986}), plain), "cosyvoice3: seed 1986 is the default")
+    check(not np.array_equal(speak(extra_body={"seed": 5}), plain), "cosyvoice3: another seed, other audio")
+    check(not np.array_equal(speak(instructions="Speak slowly and warmly."), plain), "cosyvoice3: instructions reach the model")
+    request = urllib.request.Request(f"{base}/audio/voices/{name}", method="DELETE", headers={"Authorization": f"Bearer {key}"})
+    check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, "cosyvoice3: the voice is deleted")
+
+
 def health(base: str, key: str) -> dict:
     with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
         return json.load(response)
@@ -366,6 +402,8 @@ def main() -> int:
     # 6b. The voice library over HTTP: a Kokoro voice found from an uploaded clip (curl -F, a short
     #     search), listed at once, spoken through OpenAI's client, then deleted; a clip with no speech is 400.
     check_voice_library(client, base, key)
+    # 6c. A CosyVoice 3 voice (synthetic graphs) cloned, spoken, streamed, with seed and instructions.
+    check_cosyvoice3(client, base, key)
 
     # 7. Graceful shutdown: a request in flight completes after SIGTERM.
     if args.pid:
