@@ -16,7 +16,8 @@ public final class CosyVoice3Model: UtteranceRenderer {
     public let voices: [VoiceDescription]
     public let defaultVoice: String
     public let language: String
-    /// The reference splits text into pieces of 60–80 tokens; about this many characters.
+    /// The engine's utterances (about 60–80 English tokens); each is then split into the authors'
+    /// pieces of 60–80 tokens (Chinese: characters), spoken one after the other.
     public let chunkCharacters = 240
     /// Streams inside an utterance: no shorter first piece is needed.
     public var firstChunkCharacters: Int? { nil }
@@ -77,10 +78,12 @@ public final class CosyVoice3Model: UtteranceRenderer {
     // MARK: Rendering
 
     public func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
-        let request = try self.request(text: utterance.text, voice: voice)
-        var generation = request.generation(llm)
-        let tokens = try generation.all(cancel: cancel)
-        let samples = try audio(tokens: tokens, request: request, rate: rate, cancel: cancel)
+        var samples: [Float] = []
+        for request in try requests(text: utterance.text, voice: voice) {
+            var generation = request.generation(llm)
+            let tokens = try generation.all(cancel: cancel)
+            samples += try audio(tokens: tokens, request: request, rate: rate, cancel: cancel)
+        }
         return RenderedUtterance(samples: samples, wordWeights: Self.wordWeights(utterance.text))
     }
 
@@ -88,8 +91,9 @@ public final class CosyVoice3Model: UtteranceRenderer {
         -> any UtteranceRendering {
         // The reference changes speed on the whole mel only.
         guard abs(rate - 1) < 1e-6 else { return WholeRendering(try render(utterance, voice: voice, rate: rate, cancel: cancel)) }
-        return CosyVoice3Rendering(model: self, request: try request(text: utterance.text, voice: voice),
-                                   wordWeights: Self.wordWeights(utterance.text))
+        let weights = Self.wordWeights(utterance.text)
+        let parts = try requests(text: utterance.text, voice: voice).map { CosyVoice3Rendering(model: self, request: $0, wordWeights: weights) }
+        return parts.count == 1 ? parts[0] : CosyVoice3PieceRendering(parts: parts, wordWeights: weights)
     }
 
     /// One-shot: mel of every token (finalize), then HiFT over all of it.
@@ -133,15 +137,23 @@ public final class CosyVoice3Model: UtteranceRenderer {
         return controls.crossLingual || text.contains(endOfPrompt) ? .crossLingual : .zeroShot
     }
 
-    /// What a request speaks: the text ids (the prompt's, then the text's), the voice's prompt, its seed and noise.
-    func request(text: String, voice: RenderVoice, seed: UInt64? = nil, noise: CosyVoice3Noise? = nil) throws -> CosyVoice3Request {
+    /// The requests an utterance makes, one for each of the authors' pieces of 60–80 tokens (Chinese:
+    /// characters), spoken one after the other. Throws `TextError` when nothing is left to say.
+    func requests(text: String, voice: RenderVoice) throws -> [CosyVoice3Request] {
+        try textFrontEnd.pieces(text).map { try request(text: $0, voice: voice, isNormalized: true) }
+    }
+
+    /// What a request speaks: the text ids (the prompt's, then the text's), the voice's prompt, its seed
+    /// and noise. `isNormalized`: the text is a piece the front end made (not normalised again).
+    func request(text: String, voice: RenderVoice, seed: UInt64? = nil, noise: CosyVoice3Noise? = nil,
+                 isNormalized: Bool = false) throws -> CosyVoice3Request {
         let conditioning = voice.conditioning ?? stockVoices[voice.id]
         guard conditioning != nil else {
             throw ModelError(.unknownVoice, "CosyVoice 3 has no voice '\(voice.id)'; clone one from a clip"
                 + (voices.isEmpty ? "" : " or use one of: " + voices.map(\.id).joined(separator: ", ")))
         }
         let prompt = try CosyVoice3Prompt(conditioning, voice: voice.id)
-        let spoken = textFrontEnd.normalize(text)
+        let spoken = isNormalized ? text : textFrontEnd.normalize(text)
         let promptText: String, ttsText: String, llmPromptTokens: [Int]
         switch Self.mode(voice.controls, text: text) {
         case .zeroShot:
