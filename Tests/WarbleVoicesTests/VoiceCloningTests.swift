@@ -13,7 +13,7 @@ import WarbleSpeech
     static let candidates = 6
 
     func engine() throws -> Engine {
-        try InstalledVoices.isolatedEngine("cloning", models: ["kokoro-v1.0-int8", "silero-vad", "speaker-dvector"], threads: 1)
+        try InstalledVoices.isolatedEngine("cloning", models: ["kokoro-v1.0-int8", "silero-vad", "speaker-dvector"], threads: 2)
     }
 
     static func clip() async throws -> Data {
