@@ -87,7 +87,7 @@ import WarbleSpeech
     @Test func aGraphWithTheWrongElementTypeIsRefused() throws {
         let session = try Session(contentsOf: CosyVoice3TestFixtures.repo.appendingPathComponent("llm_decoder_fp32.onnx"))
         let text = message {
-            _ = try CosyVoice3Graph(session: session, file: "llm_decoder_fp32.onnx", role: "LLM decoder",
+            _ = try ModelGraph(session: session, file: "llm_decoder_fp32.onnx", model: "CosyVoice 3", role: "LLM decoder",
                                     inputs: [.index("hidden_state")], outputs: ["logits"])
         }
         #expect(text.contains("'hidden_state' is float") && text.contains("int32 or int64"), "\(text)")

@@ -13,19 +13,19 @@ struct CosyVoice3Flow: Sendable {
     static let guidance: Float = 0.7
     static let channels = 80
 
-    let tokenEmbedding: CosyVoice3Graph
-    let preLookahead: CosyVoice3Graph
-    let speakerProjection: CosyVoice3Graph
-    let estimator: CosyVoice3Graph
+    let tokenEmbedding: ModelGraph
+    let preLookahead: ModelGraph
+    let speakerProjection: ModelGraph
+    let estimator: ModelGraph
 
     init(files: CosyVoice3Files, options: SessionOptions) throws {
-        tokenEmbedding = try CosyVoice3Graph(files.flowTokenEmbedding, role: "flow token embedding", inputs: [.index("token")],
+        tokenEmbedding = try ModelGraph(files.flowTokenEmbedding, model: "CosyVoice 3", role: "flow token embedding", inputs: [.index("token")],
                                              outputs: ["embedded"], options: options)
-        preLookahead = try CosyVoice3Graph(files.preLookahead, role: "flow pre-lookahead layer", inputs: [.float("token_embedded")],
+        preLookahead = try ModelGraph(files.preLookahead, model: "CosyVoice 3", role: "flow pre-lookahead layer", inputs: [.float("token_embedded")],
                                            outputs: ["h"], options: options)
-        speakerProjection = try CosyVoice3Graph(files.speakerProjection, role: "flow speaker projection",
+        speakerProjection = try ModelGraph(files.speakerProjection, model: "CosyVoice 3", role: "flow speaker projection",
                                                 inputs: [.float("embedding")], outputs: ["projected"], options: options)
-        estimator = try CosyVoice3Graph(files.estimator, role: "flow estimator",
+        estimator = try ModelGraph(files.estimator, model: "CosyVoice 3", role: "flow estimator",
                                         inputs: ["x", "mask", "mu", "t", "spks", "cond"].map { .float($0) },
                                         outputs: ["estimator_out"], options: options)
     }
@@ -36,7 +36,7 @@ struct CosyVoice3Flow: Sendable {
         let normalised = embedding.map { $0 / norm }
         let outputs = try speakerProjection.run(
             ["embedding": try speakerProjection.floats(normalised, shape: [1, normalised.count], for: "embedding")], options: options)
-        return try CosyVoice3Tensors.read(outputs, "projected").values
+        return try ModelTensors.read(outputs, "projected").values
     }
 
     /// The mel `[80, frames]` (channel-major) of `tokens` spoken as `prompt`, without the prompt's frames.
@@ -47,11 +47,11 @@ struct CosyVoice3Flow: Sendable {
         let all = prompt.tokens + tokens
         let embedded = try tokenEmbedding.run(["token": try tokenEmbedding.indices(all, shape: [1, all.count], for: "token")],
                                               options: options)
-        let (e, eShape) = try CosyVoice3Tensors.read(embedded, "embedded")
+        let (e, eShape) = try ModelTensors.read(embedded, "embedded")
         let width = eShape.last ?? Self.channels
         let h = try preLookahead.run(["token_embedded": try preLookahead.floats(e, shape: [1, all.count, width], for: "token_embedded")],
                                      options: options)
-        let (rows, hShape) = try CosyVoice3Tensors.read(h, "h")
+        let (rows, hShape) = try ModelTensors.read(h, "h")
         guard hShape.count == 3, hShape[2] == Self.channels, hShape[1] == Self.tokenMelRatio * all.count else {
             throw ModelError(.badModel, "the pre-lookahead layer gave h of shape \(hShape); expected [1, \(Self.tokenMelRatio * all.count), 80]")
         }
@@ -103,7 +103,7 @@ struct CosyVoice3Flow: Sendable {
                 "mask": mask, "mu": muIn, "t": try estimator.floats([t, t], shape: [2], for: "t"),
                 "spks": spksIn, "cond": condIn,
             ], options: options)
-            let v = try CosyVoice3Tensors.read(outputs, "estimator_out").values
+            let v = try ModelTensors.read(outputs, "estimator_out").values
             guard v.count == 2 * n else {
                 throw ModelError(.badModel, "the estimator gave \(v.count) values; expected [2, 80, \(frames)]")
             }

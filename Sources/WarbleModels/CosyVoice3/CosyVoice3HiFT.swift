@@ -19,17 +19,17 @@ struct CosyVoice3HiFT: Sendable {
     static let magnitudeLimit: Float = 100
     static let audioLimit: Float = 0.99
 
-    let f0Predictor: CosyVoice3Graph
-    let sourceGenerator: CosyVoice3Graph
-    let decoder: CosyVoice3Graph
+    let f0Predictor: ModelGraph
+    let sourceGenerator: ModelGraph
+    let decoder: ModelGraph
     let stft = STFT(fftLength: 16, hopLength: 4, window: .hann(periodic: true), center: true, paddingMode: .reflect)
 
     init(files: CosyVoice3Files, options: SessionOptions) throws {
-        f0Predictor = try CosyVoice3Graph(files.f0Predictor, role: "HiFT f0 predictor", inputs: [.float("mel")], outputs: ["f0"],
+        f0Predictor = try ModelGraph(files.f0Predictor, model: "CosyVoice 3", role: "HiFT f0 predictor", inputs: [.float("mel")], outputs: ["f0"],
                                           options: options)
-        sourceGenerator = try CosyVoice3Graph(files.sourceGenerator, role: "HiFT source generator", inputs: [.float("f0")],
+        sourceGenerator = try ModelGraph(files.sourceGenerator, model: "CosyVoice 3", role: "HiFT source generator", inputs: [.float("f0")],
                                               outputs: ["source"], options: options)
-        decoder = try CosyVoice3Graph(files.hiftDecoder, role: "HiFT decoder", inputs: [.float("mel"), .float("source_stft")],
+        decoder = try ModelGraph(files.hiftDecoder, model: "CosyVoice 3", role: "HiFT decoder", inputs: [.float("mel"), .float("source_stft")],
                                       outputs: ["magnitude", "phase"], options: options)
     }
 
@@ -45,10 +45,10 @@ struct CosyVoice3HiFT: Sendable {
         guard frames > 0 else { return [] }
         let channels = CosyVoice3Flow.channels
         let f0Out = try f0Predictor.run(["mel": try f0Predictor.floats(mel, shape: [1, channels, frames], for: "mel")], options: options)
-        let f0 = try CosyVoice3Tensors.read(f0Out, "f0").values
+        let f0 = try ModelTensors.read(f0Out, "f0").values
         guard f0.count == frames else { throw ModelError(.badModel, "the f0 predictor gave \(f0.count) values for \(frames) frames") }
         let sourceOut = try sourceGenerator.run(["f0": try sourceGenerator.floats(f0, shape: [1, 1, frames], for: "f0")], options: options)
-        let source = try CosyVoice3Tensors.read(sourceOut, "source").values
+        let source = try ModelTensors.read(sourceOut, "source").values
         let spectrum = stft(source)
         let stftFrames = spectrum.frames, bins = spectrum.bins
         var sourceSTFT = [Float](repeating: 0, count: 2 * bins * stftFrames)
@@ -62,8 +62,8 @@ struct CosyVoice3HiFT: Sendable {
             "mel": try decoder.floats(mel, shape: [1, channels, frames], for: "mel"),
             "source_stft": try decoder.floats(sourceSTFT, shape: [1, 2 * bins, stftFrames], for: "source_stft"),
         ], options: options)
-        let (magnitude, shape) = try CosyVoice3Tensors.read(decoded, "magnitude")
-        let phase = try CosyVoice3Tensors.read(decoded, "phase").values
+        let (magnitude, shape) = try ModelTensors.read(decoded, "magnitude")
+        let phase = try ModelTensors.read(decoded, "phase").values
         guard shape.count == 3, shape[1] == bins, magnitude.count == phase.count, magnitude.count == bins * shape[2] else {
             throw ModelError(.badModel, "the HiFT decoder gave a magnitude of shape \(shape); expected [1, \(bins), \(stftFrames)]")
         }

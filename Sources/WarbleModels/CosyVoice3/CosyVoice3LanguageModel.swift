@@ -14,11 +14,11 @@ struct CosyVoice3LanguageModel: Sendable {
     /// `<|endofprompt|>` in the Qwen2 vocabulary.
     static let endOfPrompt = 151_646
 
-    let textEmbedding: CosyVoice3Graph
-    let speechEmbedding: CosyVoice3Graph
-    let initial: CosyVoice3Graph
-    let decode: CosyVoice3Graph
-    let decoder: CosyVoice3Graph
+    let textEmbedding: ModelGraph
+    let speechEmbedding: ModelGraph
+    let initial: ModelGraph
+    let decode: ModelGraph
+    let decoder: ModelGraph
     var sampler = RepetitionAwareSampler()
 
     /// The stacked cache `[48, batch, 2, sequence, 64]`: the prefill's `past_key_values` output and the
@@ -26,18 +26,18 @@ struct CosyVoice3LanguageModel: Sendable {
     static let cacheEntry = KVCache.Entry(past: "past_key_values", present: "new_past_key_values", batchAxis: 1, sequenceAxis: 3)
 
     init(files: CosyVoice3Files, options: SessionOptions) throws {
-        textEmbedding = try CosyVoice3Graph(files.textEmbedding, role: "text embedding", inputs: [.index("input_ids")],
+        textEmbedding = try ModelGraph(files.textEmbedding, model: "CosyVoice 3", role: "text embedding", inputs: [.index("input_ids")],
                                             outputs: ["embeddings"], options: options)
-        speechEmbedding = try CosyVoice3Graph(files.speechEmbedding, role: "speech-token embedding", inputs: [.index("token")],
+        speechEmbedding = try ModelGraph(files.speechEmbedding, model: "CosyVoice 3", role: "speech-token embedding", inputs: [.index("token")],
                                               outputs: ["embedded"], options: options)
-        initial = try CosyVoice3Graph(files.backboneInitial, role: "LLM backbone (initial pass)",
+        initial = try ModelGraph(files.backboneInitial, model: "CosyVoice 3", role: "LLM backbone (initial pass)",
                                       inputs: [.float("inputs_embeds"), .float("attention_mask")],
                                       outputs: ["hidden_states", "past_key_values"], options: options)
-        decode = try CosyVoice3Graph(files.backboneDecode, role: "LLM backbone (decode step)",
+        decode = try ModelGraph(files.backboneDecode, model: "CosyVoice 3", role: "LLM backbone (decode step)",
                                      inputs: [.float("inputs_embeds"), .float("attention_mask"),
                                               .init(name: "past_key_values", types: [.float32, .float16])],
                                      outputs: ["hidden_states", "new_past_key_values"], options: options)
-        decoder = try CosyVoice3Graph(files.llmDecoder, role: "LLM decoder", inputs: [.float("hidden_state")],
+        decoder = try ModelGraph(files.llmDecoder, model: "CosyVoice 3", role: "LLM decoder", inputs: [.float("hidden_state")],
                                       outputs: ["logits"], options: options)
         guard let produced = initial.session.output(named: "past_key_values")?.elementType,
               produced == decode.elementType(of: "past_key_values") else {
@@ -51,11 +51,11 @@ struct CosyVoice3LanguageModel: Sendable {
     var cacheElementType: ElementType { decode.elementType(of: "past_key_values") }
 
     /// Embeddings of `ids` from `graph`, as `[count × width]` floats.
-    func embed(_ ids: [Int], with graph: CosyVoice3Graph, input: String, output: String, options: RunOptions?) throws
+    func embed(_ ids: [Int], with graph: ModelGraph, input: String, output: String, options: RunOptions?) throws
         -> (values: [Float], width: Int) {
         guard !ids.isEmpty else { return ([], 0) }
         let outputs = try graph.run([input: try graph.indices(ids, shape: [1, ids.count], for: input)], options: options)
-        let (values, shape) = try CosyVoice3Tensors.read(outputs, output)
+        let (values, shape) = try ModelTensors.read(outputs, output)
         return (values, shape.last ?? 0)
     }
 

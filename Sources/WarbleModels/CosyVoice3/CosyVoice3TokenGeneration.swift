@@ -159,11 +159,11 @@ struct CosyVoice3TokenGeneration {
         let decoder = model.decoder
         let outputs = try decoder.run(["hidden_state": try decoder.floats(hidden, shape: [1, 1, hidden.count], for: "hidden_state")],
                                       options: options)
-        return try CosyVoice3Tensors.read(outputs, "logits").values
+        return try ModelTensors.read(outputs, "logits").values
     }
 
     private static func lastRow(_ outputs: RunOutputs, _ name: String) throws -> [Float] {
-        let (values, shape) = try CosyVoice3Tensors.read(outputs, name)
+        let (values, shape) = try ModelTensors.read(outputs, name)
         guard let width = shape.last, width > 0, values.count >= width else {
             throw ModelError(.badModel, "'\(name)' has shape \(shape)")
         }

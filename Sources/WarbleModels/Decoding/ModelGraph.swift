@@ -2,10 +2,10 @@ import Foundation
 import ONNXRuntime
 import WarbleSpeech
 
-/// One of CosyVoice 3's ONNX graphs, checked on opening against the inputs the spec gives it
+/// One ONNX graph of a model family, checked on opening against the inputs the spec gives it
 /// (names and element types from the session's metadata), with helpers that make float and index
 /// inputs in the element type the session declares and read float outputs of f32 or f16.
-struct CosyVoice3Graph: Sendable {
+struct ModelGraph: Sendable {
     /// An input the graph must have: its name and the element types accepted.
     struct Input: Sendable {
         var name: String
@@ -19,30 +19,33 @@ struct CosyVoice3Graph: Sendable {
     let session: Session
     let file: String
     let role: String
+    /// The model's name in messages ("CosyVoice 3").
+    let model: String
 
-    init(_ url: URL, role: String, inputs: [Input], outputs: [String], options: SessionOptions) throws {
+    init(_ url: URL, model: String, role: String, inputs: [Input], outputs: [String], options: SessionOptions) throws {
         let session = try Session(contentsOf: url, options: options)
-        try self.init(session: session, file: url.lastPathComponent, role: role, inputs: inputs, outputs: outputs)
+        try self.init(session: session, file: url.lastPathComponent, model: model, role: role, inputs: inputs, outputs: outputs)
     }
 
-    init(session: Session, file: String, role: String, inputs: [Input], outputs: [String]) throws {
+    init(session: Session, file: String, model: String, role: String, inputs: [Input], outputs: [String]) throws {
         self.session = session
         self.file = file
+        self.model = model
         self.role = role
         let expected = inputs.map { "\($0.name) (\($0.types.map(\.description).sorted().joined(separator: " or ")))" }
             .joined(separator: ", ")
         for input in inputs {
             guard let info = session.input(named: input.name) else {
-                throw ModelError(.badModel, "\(file) is not CosyVoice 3's \(role): it has no input '\(input.name)'. Expected inputs: "
+                throw ModelError(.badModel, "\(file) is not \(model)'s \(role): it has no input '\(input.name)'. Expected inputs: "
                     + expected + "; it has: " + session.inputs.map(\.description).joined(separator: ", "))
             }
             guard input.types.contains(info.elementType) else {
-                throw ModelError(.badModel, "\(file) is not CosyVoice 3's \(role): its input '\(input.name)' is \(info.elementType). "
+                throw ModelError(.badModel, "\(file) is not \(model)'s \(role): its input '\(input.name)' is \(info.elementType). "
                     + "Expected inputs: " + expected)
             }
         }
         for output in outputs where session.output(named: output) == nil {
-            throw ModelError(.badModel, "\(file) is not CosyVoice 3's \(role): it has no output '\(output)' (outputs: "
+            throw ModelError(.badModel, "\(file) is not \(model)'s \(role): it has no output '\(output)' (outputs: "
                 + session.outputs.map(\.name).joined(separator: ", ") + ")")
         }
     }
@@ -51,7 +54,7 @@ struct CosyVoice3Graph: Sendable {
 
     /// `values` as input `name`, in its declared element type (f32, or f16 converted).
     func floats(_ values: [Float], shape: [Int], for name: String) throws -> Tensor {
-        try CosyVoice3Tensors.floats(values, shape: shape, as: elementType(of: name))
+        try ModelTensors.floats(values, shape: shape, as: elementType(of: name))
     }
 
     /// Token ids as input `name`, in its declared integer type.
@@ -68,7 +71,7 @@ struct CosyVoice3Graph: Sendable {
 }
 
 /// Float tensors in f32 or f16.
-enum CosyVoice3Tensors {
+enum ModelTensors {
     static func floats(_ values: [Float], shape: [Int], as type: ElementType) throws -> Tensor {
         switch type {
         case .float32: return try Tensor(values, shape: shape)
