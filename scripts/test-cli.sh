@@ -288,6 +288,8 @@ check "models pull: a multi-speaker voice's speakers are voices; the notes say i
 check "models pull: seed families as published, by catalogue id and by repository" bash -c "
     ${pull_env[*]} '$warble' models pull -q cosyvoice3 2> '$work/cosy.err' &&
     ! grep -q 'cannot run' '$work/cosy.err' &&
+    python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])).get(\"converter\") != \"tools/cosyvoice3/widen_fp16.py\")' \
+        '$work/pulled/models/cosyvoice3/manifest.json' &&
     ${pull_env[*]} '$warble' models list | grep -q '^cosyvoice3 ' &&
     ${pull_env[*]} '$warble' models available --family cosyvoice3 | grep -q '^cosyvoice3 .*yes' &&
     ${pull_env[*]} '$warble' models pull -q chatterbox-turbo:fp16 neucodec:int8 &&

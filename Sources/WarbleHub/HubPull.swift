@@ -89,7 +89,8 @@ public struct HubPull: Sendable {
                                                                  tools: tools, id: id), source)
         default:
             let files = try await client.tree(repo: repo, revision: commit)
-            return try await install(try RepositoryPlan.plan(entry, variant: reference.variant, repo: repo, tree: files, id: id), source)
+            return try await install(try RepositoryPlan.plan(entry, variant: reference.variant, repo: repo, tree: files, id: id,
+                                                             tools: tools), source)
         }
     }
 }

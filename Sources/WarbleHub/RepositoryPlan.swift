@@ -15,8 +15,12 @@ enum RepositoryPlan {
             .min { ($0.path.count, $0.path) < ($1.path.count, $1.path) }
     }
 
+    /// Widens CosyVoice 3's fp16 graphs to f32 on pull: on a CPU they run slower than f32 ones
+    /// (scripts/bench-cosyvoice3.sh), and widened they run as fast at half the download.
+    static let widener = "tools/cosyvoice3/widen_fp16.py"
+
     static func plan(_ entry: ModelCatalogue.Entry, variant: String?, repo: String, tree: [HubClient.TreeEntry],
-                     id: String) throws -> ModelInstaller.Plan {
+                     id: String, tools: ConversionTools? = nil) throws -> ModelInstaller.Plan {
         let wanted = try entry.files(variant: variant)
         let byPath = Dictionary(tree.filter { $0.type == "file" }.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var chosen: [(name: String, entry: HubClient.TreeEntry)] = []
@@ -42,16 +46,45 @@ enum RepositoryPlan {
         chosen = chosen.filter { seen.insert($0.entry.path).inserted }
         let names = Dictionary(chosen.map { ($0.name, $0.entry.path) }, uniquingKeysWith: { a, _ in a })
         let variantName = variant ?? entry.defaultVariant
-        return ModelInstaller.Plan(id: id, files: chosen.map { ($0.entry.remoteFile, $0.entry.path) }) { _, entries in
-            let config: JSONValue = .object([
+        let widened = chosen.map(\.entry.path).filter { $0.hasSuffix(".onnx") && $0.contains("fp16") }
+        let widens = entry.family == "cosyvoice3" && variantName == "fp16" && !widened.isEmpty
+        let widen: @Sendable (URL, URL) async throws -> Void = { downloaded, output in
+            try ConversionSteps.carryOver(downloaded, into: output)
+            var failure: (any Error)?
+            if let tools {
+                do {
+                    try await tools.run(widener, [output.path] + widened)
+                    return
+                } catch {
+                    failure = error
+                }
+            }
+            try ConversionSteps.leave(ConversionSteps.note("the fp16 graphs run as published (slower on a CPU than widened to f32)",
+                                                           script: widener, error: failure), in: output)
+        }
+        let convert = widens ? widen : nil
+        return ModelInstaller.Plan(id: id, files: chosen.map { ($0.entry.remoteFile, $0.entry.path) }, convert: convert) { directory, entries in
+            let notes = widens ? ConversionSteps.takeNotes(in: directory) : []
+            let isWidened = widens && notes.isEmpty
+            var config: [String: JSONValue] = [
                 "files": .object(names.mapValues { .string($0) }),
                 "variant": variantName.map { .string($0) } ?? .null,
                 "needs": .array(entry.needs.map { .string($0) }),
-            ])
-            return ModelManifest(
-                id: id, family: entry.family, displayName: entry.id + (variantName.map { " (\($0))" } ?? ""),
+            ]
+            var files = entries
+            if isWidened {
+                config["widened"] = .array(widened.map { .string($0) })
+                // The widened graphs as installed (the downloads stay recorded in `derivedFrom`).
+                files = try entries.map { widened.contains($0.path)
+                    ? try ModelManifest.File(hashing: directory.appendingPathComponent($0.path), as: $0.path) : $0 }
+            }
+            var manifest = ModelManifest(
+                id: id, family: entry.family, displayName: entry.id + (variantName.map { " (\($0)\(isWidened ? ", widened to f32" : ""))" } ?? ""),
                 licence: entry.licence, source: "", sampleRate: entry.sampleRate, languages: entry.languages,
-                voices: [], files: entries, config: config)
+                voices: [], files: files, config: .object(config))
+            manifest.converter = isWidened ? widener : nil
+            manifest.notes = notes.isEmpty ? nil : notes
+            return manifest
         }
     }
 }

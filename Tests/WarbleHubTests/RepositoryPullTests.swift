@@ -2,16 +2,19 @@ import Foundation
 import Testing
 import WarbleEngine
 import WarbleHub
-import WarbleModels
+@testable import WarbleModels
+import ONNXRuntime
 import WarbleSpeech
 
 /// The catalogue's other families pulled from the imitation as published (tools/hub/make_fixtures.py
 /// lays their repositories out as the catalogue says, with small random files), and repositories
 /// pulled by name with `--family` (`hf:OWNER/REPO`).
 @Suite(.serialized) struct RepositoryPullTests {
-    func pull(_ text: String, family: String? = nil, hub: HubImitation, store: ModelStore) async throws -> ModelInstaller.Outcome {
+    func pull(_ text: String, family: String? = nil, hub: HubImitation, store: ModelStore,
+              tools: ConversionTools? = nil) async throws -> ModelInstaller.Outcome {
         try await HubClient.with(environment: hub.environment()) { client in
-            try await HubPull(client: client, installer: ModelInstaller(store: store)).pull(ModelReference(parsing: text, family: family))
+            try await HubPull(client: client, installer: ModelInstaller(store: store), tools: tools)
+                .pull(ModelReference(parsing: text, family: family))
         }
     }
 
@@ -43,6 +46,28 @@ import WarbleSpeech
             "\($0)".contains("is not laid out as cosyvoice3:fp32: it lacks llm_speech_embedding_fp32.onnx")
         }
         #expect((try? store.model("cosyvoice3-fp32")) == nil)
+        // Without the tools the fp16 graphs are kept as published, and the manifest says why.
+        #expect(model.manifest.converter == nil && model.manifest.notes?.first?.contains("widen_fp16.py") == true)
+    }
+
+    /// With the tools, the fp16 graphs are widened to f32 on pull (they run slower as f16 on a CPU):
+    /// recorded in the manifest, checksummed as installed, and the model loads with an f32 KV cache.
+    @Test func cosyVoicesFP16GraphsAreWidenedOnPull() async throws {
+        let hub = try HubImitation()
+        let store = try HubImitation.home()
+        defer { try? FileManager.default.removeItem(at: store.home) }
+        guard case .installed(let model) = try await pull("cosyvoice3", hub: hub, store: store, tools: HubImitation.tools) else {
+            Issue.record("expected an install"); return
+        }
+        #expect(model.manifest.converter == "tools/cosyvoice3/widen_fp16.py" && model.manifest.notes == nil)
+        #expect(model.manifest.displayName == "cosyvoice3 (fp16, widened to f32)")
+        #expect(model.verify(checksums: true).isEmpty)
+        guard case .object(let config) = model.manifest.config, case .array(let widened) = config["widened"] else {
+            Issue.record("no config.widened in \(String(describing: model.manifest.config))"); return
+        }
+        #expect(widened.count == 8)
+        let cosy = try CosyVoice3Model(directory: model.directory, manifest: model.manifest)
+        #expect(cosy.llm.cacheElementType == .float32 && cosy.files.variant == "fp16")
     }
 
     /// Chatterbox Turbo's fp16 graphs, with the .onnx_data sidecars that are there.
