@@ -11,6 +11,7 @@ public struct ModelFamilies: Sendable {
         SileroVADFamily(),
         SpeakerEmbedderFamily(),
         CosyVoice3Family(),
+        ChatterboxFamily(),
     ])
 
     private var families: [String: any ModelFamily]
