@@ -328,6 +328,22 @@ check "cosyvoice3: voice import of the seed app's four files; --seed, --instruct
     grep -q 'cannot be combined' '$work/seed-e2' &&
     ! '$warble' say -q --seed 3 'Hi.' -o '$work/x.wav' 2> '$work/seed-e3' &&
     grep -q 'no seed, instruction or cross-lingual' '$work/seed-e3'"
+# Chatterbox Turbo end to end on the Hub imitation's synthetic graphs (tools/chatterbox): a voice from
+# a clip (no transcript), then speech of whole tokens (960 samples each, three of them silence).
+check "chatterbox-turbo as pulled: voice add from a clip, say with it (a file, and streamed with -o -); a short clip is refused" bash -c "
+    ${pull_env[*]} '$warble' models pull -q chatterbox-turbo &&
+    '$warble' say -q 'Last summer we drove along the coast, stopping at every little village to buy fresh bread and cheese.' \
+        -o '$work/box-clip.wav' &&
+    ${pull_env[*]} '$warble' voice add box --model chatterbox --from '$work/box-clip.wav' --no-check --consent 'synthetic test voice' \
+        > '$work/box-add' &&
+    grep -q \"^Added voice 'box' (chatterbox-turbo)\" '$work/box-add' &&
+    ${pull_env[*]} '$warble' say -q --voice box 'Good morning to you all.' -o '$work/box.wav' &&
+    [[ \$(soxi -r '$work/box.wav') == 24000 ]] && (( \$(soxi -s '$work/box.wav') > 2880 && \$(soxi -s '$work/box.wav') % 960 == 0 )) &&
+    ${pull_env[*]} '$warble' say -q --voice box 'Good morning to you all.' -o - > '$work/box-stream.wav' &&
+    [[ \$(sox '$work/box-stream.wav' -t raw - | wc -c) == \$((2 * \$(soxi -s '$work/box.wav'))) ]] &&
+    sox '$work/box-clip.wav' '$work/box-short.wav' trim 0 3 &&
+    ! ${pull_env[*]} '$warble' voice add short --model chatterbox --from '$work/box-short.wav' --no-check 2> '$work/box-e1' &&
+    grep -q 'needs at least 5.0 s' '$work/box-e1'"
 check "models pull kokoro-v1.0 (onnx-community's layout): an American-English voice speaks English" bash -c "
     ${pull_env[*]} '$warble' models pull -q kokoro-v1.0 &&
     ${pull_env[*]} '$warble' voices | grep -q 'kokoro-am_kumo' &&

@@ -8,9 +8,10 @@ makes from the default voice (speakers alice and bob, bob 1.5 times as loud); an
 CTranslate2 files tools/whisper/install.sh keeps in $WARBLE_HOME/cache/whisper-ct2/whisper-tiny.en;
 and the seed families' repositories laid out as the catalogue (Sources/WarbleHub/Catalogue/models.json)
 says: ayousanz/cosy-voice3-onnx with tools/cosyvoice3's synthetic graphs (the real names, types and
-shapes: the fp16 files only, its tokenizer under tokenizer/), which Warble runs; and, with small seeded
-random files (their layouts, not their networks, are under test):
-ResembleAI/chatterbox-turbo-ONNX with the fp16 files (an .onnx_data beside three of the four), and
+shapes: the fp16 files only, its tokenizer under tokenizer/), which Warble runs;
+ResembleAI/chatterbox-turbo-ONNX with tools/chatterbox's synthetic graphs (fp32 and q4f16 with their
+sidecars, and its tokenizer), which Warble runs; and, with small seeded random files (their layouts,
+not their networks, are under test): its fp16 files (an .onnx_data beside three of the four) and
 neuphonic/neucodec-onnx-decoder-int8. someone/joe-voice holds the default voice as one repository
 (voice/en_US-joe-medium.onnx and .onnx.json), for hf:OWNER/REPO --family piper.
 tools/hub/hub_server.py serves it.
@@ -70,7 +71,7 @@ def main(argv):
             os.link(source, os.path.join(systran, name))
         except OSError:
             shutil.copyfile(source, os.path.join(systran, name))
-    make_seed_repos(tree, cosyvoice_graphs(out))
+    make_seed_repos(tree, cosyvoice_graphs(out), chatterbox_graphs(out))
     joe = os.path.join(tree, "someone", "joe-voice", "voice")
     os.makedirs(joe)
     for source, name in ((model, "en_US-joe-medium.onnx"), (os.path.join(model_dir, "config.json"), "en_US-joe-medium.onnx.json")):
@@ -97,7 +98,17 @@ def cosyvoice_graphs(out):
     return repo
 
 
-def make_seed_repos(tree, cosy_graphs):
+def chatterbox_graphs(out):
+    """tools/chatterbox's synthetic graphs (OUTDIR/../chatterbox/repo, made now if missing)."""
+    made = os.path.join(os.path.dirname(os.path.abspath(out)), "chatterbox")
+    repo = os.path.join(made, "repo")
+    if not os.path.isfile(os.path.join(repo, "tokenizer.json")):
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "chatterbox", "make_fixtures.py"), made],
+                       check=True, stdout=subprocess.DEVNULL)
+    return repo
+
+
+def make_seed_repos(tree, cosy_graphs, chatter_graphs):
     catalogue = json.load(open(os.path.join(HERE, "..", "..", "Sources", "WarbleHub", "Catalogue", "models.json")))
     entries = {m["id"]: m for m in catalogue["models"]}
     cosy = entries["cosyvoice3"]
@@ -111,8 +122,16 @@ def make_seed_repos(tree, cosy_graphs):
     chatter = entries["chatterbox-turbo"]
     root = os.path.join(tree, *chatter["repo"].split("/"))
     fp16 = chatter["variants"]["fp16"]
-    for i, name in enumerate(chatter["files"] + fp16["files"] + fp16["optional"][:3]):
+    # fp16: seeded random files (one sidecar missing); fp32 and q4f16 and the tokenizer: tools/chatterbox's
+    # synthetic graphs, which Warble runs.
+    for i, name in enumerate(fp16["files"] + fp16["optional"][:3]):
         random_file(os.path.join(root, name), 11_000 + i, f"chatter-{name}")
+    for folder, _, names in os.walk(chatter_graphs):
+        for name in names:
+            source = os.path.join(folder, name)
+            target = os.path.join(root, os.path.relpath(source, chatter_graphs))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copyfile(source, target)
     codec = entries["neucodec"]
     root = os.path.join(tree, *codec["variants"]["int8"]["repo"].split("/"))
     random_file(os.path.join(root, "model.onnx"), 20_000, "neucodec-int8")
