@@ -209,3 +209,24 @@ extension ChatterboxTests {
         #expect(outside.allSatisfy { abs(joined[$0] - oneShot[$0]) < 1e-5 }, "away from the crossfades the stream is the one-shot audio")
     }
 }
+
+extension ChatterboxTests {
+    /// The seed's failure (2 GB → 16 GB over 1,024 steps) cannot happen: each step's presents replace
+    /// the cache. Three generations of the full 1,024 steps (the text holds the fixture's marker, so
+    /// STOP never wins): the third adds almost nothing to resident memory, and each ends without a cache.
+    @Test func memoryStaysFlatOverThreeGenerationsOf1024Steps() throws {
+        let (lm, _) = try Self.parts("fp32")
+        let voice = try Self.voice("fp32")
+        let forever = try #require(try Self.cases("fp32").cases.first { $0.name == "forever_greedy" })
+        func generate() throws -> Int {
+            var generation = ChatterboxTokenGeneration(model: lm, features: voice.features, featureRows: voice.featureRows,
+                                                       text: forever.text_ids, sampler: .init(), seed: 0)
+            let speech = try generation.all(cancel: CancellationToken())
+            #expect(speech.count == 1024 && !generation.stopped && !generation.holdsCache)
+            return try CosyVoice3MemoryTests.residentBytes()
+        }
+        let first = try generate(), second = try generate(), third = try generate()
+        print("Chatterbox decode memory: +\((second - first) >> 10) KiB, then +\((third - second) >> 10) KiB over 1,024 steps")
+        #expect(third - second < 4 << 20, "the third 1,024 steps grew resident memory by \((third - second) >> 10) KiB")
+    }
+}
