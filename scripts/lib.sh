@@ -59,21 +59,28 @@ fetch_wheel() {
     printf '%s\n' "$wheel"
 }
 
-# models_with_cosyvoice3 DIR -> makes DIR a models directory for end-to-end checks of CosyVoice 3
-# voices (the real weights cannot be had here): a link to every installed model, and
-# tools/cosyvoice3's synthetic graphs installed as `cosyvoice3` (files linked, a manifest written).
-models_with_cosyvoice3() {
-    local dir="$1" fixtures="$warble_root/Tests/Fixtures/generated/cosyvoice3/repo" model file
-    [[ -f "$fixtures/campplus.onnx" ]] || die "no CosyVoice 3 fixtures in $fixtures: run" \
-        ".venv/bin/python tools/cosyvoice3/make_fixtures.py Tests/Fixtures/generated/cosyvoice3 (scripts/test.sh does)"
-    mkdir -p "$dir/cosyvoice3"
+# models_with_seed_fixtures DIR -> makes DIR a models directory for end-to-end checks of the seed
+# families' voices (their real weights cannot be had here): a link to every installed model, and the
+# synthetic graphs of tools/cosyvoice3 and tools/chatterbox installed as `cosyvoice3` and
+# `chatterbox-turbo` (files linked, a manifest written).
+models_with_seed_fixtures() {
+    local dir="$1" generated="$warble_root/Tests/Fixtures/generated" model file
+    [[ -f "$generated/cosyvoice3/repo/campplus.onnx" && -f "$generated/chatterbox/repo/tokenizer.json" ]] || die \
+        "no seed-family fixtures in $generated: run tools/cosyvoice3/make_fixtures.py and tools/chatterbox/make_fixtures.py (scripts/test.sh does)"
+    mkdir -p "$dir/cosyvoice3" "$dir/chatterbox-turbo"
     for model in "$WARBLE_HOME/models"/*/; do
-        [[ "$(basename "$model")" == cosyvoice3 ]] || ln -sfn "${model%/}" "$dir/$(basename "$model")"
+        case "$(basename "$model")" in cosyvoice3|chatterbox-turbo) ;; *) ln -sfn "${model%/}" "$dir/$(basename "$model")" ;; esac
     done
-    for file in "$fixtures"/*; do ln -sfn "$file" "$dir/cosyvoice3/$(basename "$file")"; done
+    for file in "$generated/cosyvoice3/repo"/*; do ln -sfn "$file" "$dir/cosyvoice3/$(basename "$file")"; done
+    for file in "$generated/chatterbox/repo"/*; do ln -sfn "$file" "$dir/chatterbox-turbo/$(basename "$file")"; done
     cat >"$dir/cosyvoice3/manifest.json" <<'JSON'
 {"id": "cosyvoice3", "family": "cosyvoice3", "displayName": "CosyVoice 3 (synthetic test graphs)",
  "licence": "Apache-2.0 (synthetic test graphs made by tools/cosyvoice3)", "source": "tools/cosyvoice3/make_fixtures.py",
  "sampleRate": 24000, "languages": ["zh", "en"], "voices": [], "files": [], "config": {"variant": "fp32"}}
+JSON
+    cat >"$dir/chatterbox-turbo/manifest.json" <<'JSON'
+{"id": "chatterbox-turbo", "family": "chatterbox", "displayName": "Chatterbox Turbo (synthetic test graphs)",
+ "licence": "MIT (synthetic test graphs made by tools/chatterbox)", "source": "tools/chatterbox/make_fixtures.py",
+ "sampleRate": 24000, "languages": ["en"], "voices": [], "files": [], "config": {"variant": "fp32"}}
 JSON
 }

@@ -2,8 +2,9 @@
 # End-to-end test of `warble serve`: builds warble, starts the server on a free loopback port with an
 # API key, runs tools/server/e2e.py (OpenAI's Python client, curl, a raw socket that disconnects),
 # which ends by sending SIGTERM during a request; then checks the server exited cleanly.
-# Needs the default voices (scripts/setup.sh), the Python tools (scripts/python-env.sh) and
-# tools/cosyvoice3's fixtures (scripts/test.sh makes them), installed beside the models as `cosyvoice3`.
+# Needs the default voices (scripts/setup.sh), the Python tools (scripts/python-env.sh) and the
+# fixtures of tools/cosyvoice3 and tools/chatterbox (scripts/test.sh makes them), installed beside the
+# models as `cosyvoice3` and `chatterbox-turbo`.
 #
 #   scripts/test-server-e2e.sh [--release]
 set -euo pipefail
@@ -21,10 +22,10 @@ say "building warble ($config)"
 swift build -c "$config" --scratch-path "$scratch" --product warble >/dev/null || die "the build failed"
 warble="$scratch/$config/warble"
 
-# The server's WARBLE_HOME: the installed models, CosyVoice 3's synthetic graphs beside them, and a
+# The server's WARBLE_HOME: the installed models, the seed families' synthetic graphs beside them, and a
 # voice library of its own (e2e.py clones voices into it).
 server_home="$(mktemp -d)"
-models_with_cosyvoice3 "$server_home/models"
+models_with_seed_fixtures "$server_home/models"
 [[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$server_home/lib"
 
 log="$(mktemp)"

@@ -107,11 +107,11 @@ AudioOutputMethod "pulse"
 AddModule "warble" "$sd_warble" "warble.conf"
 DefaultModule warble
 CONF
-# The module's WARBLE_HOME: the installed models with CosyVoice 3's synthetic graphs beside them, and
+# The module's WARBLE_HOME: the installed models with the seed families' synthetic graphs beside them, and
 # a voice library of its own (cloned voices are added to it while the module runs).
 module_home="$work/home"
 mkdir -p "$module_home"
-models_with_cosyvoice3 "$module_home/models"
+models_with_seed_fixtures "$module_home/models"
 [[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$module_home/lib"
 printf 'WarbleDefaultVoice "en_US-joe-medium"\nWarbleHome "%s"\n' "$module_home" >"$work/conf/modules/warble.conf"
 speech-dispatcher -s -t 0 -C "$work/conf" -P "$work/speechd.pid" >>"$work/log/speechd.stderr" 2>&1 &
@@ -190,6 +190,24 @@ if WARBLE_HOME="$module_home" "$warble" voice import "$warble_root/Tests/Fixture
     fi
 else
     fail "warble voice import of a CosyVoice 3 voice for the module: $(tail -3 "$work/cosy.out")"
+fi
+
+# --- a Chatterbox Turbo voice (synthetic graphs), cloned from a clip while the module runs ----------
+"$warble" say -q "Last summer we drove along the coast, stopping at every little village to buy fresh bread and cheese." \
+    -o "$work/box-clip.wav"
+if WARBLE_HOME="$module_home" "$warble" voice add sd-box --model chatterbox --from "$work/box-clip.wav" --no-check \
+        --consent "synthetic test voice" >"$work/box.out" 2>&1; then
+    start="$(position)"
+    timeout 60 spd-say -w -o warble -y sd-box "Good morning to you all." || fail "spd-say -y sd-box returned an error"
+    sleep 0.3
+    seconds="$(sound_seconds "$start")"
+    if awk -v s="$seconds" 'BEGIN { exit !(s > 0.1 && s < 30) }'; then
+        pass "spd-say -y sd-box speaks with a Chatterbox Turbo voice: $seconds s of sound"
+    else
+        fail "spd-say -y sd-box speaks with a Chatterbox Turbo voice: $seconds s of sound; log: $(grep -i "box\|error" "$work/log/warble.log" | tail -3)"
+    fi
+else
+    fail "warble voice add of a Chatterbox Turbo voice for the module: $(tail -3 "$work/box.out")"
 fi
 
 # --- python3-speechd: marks, latencies, STOP, unknown voice ---------------------------------------

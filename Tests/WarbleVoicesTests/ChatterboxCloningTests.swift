@@ -10,30 +10,9 @@ import WarbleSpeech
 /// speaks 24 kHz audio of whole tokens (960 samples each, three of them the closing silence), whole
 /// and streamed alike; clips of 5 s or less are refused.
 @Suite(.serialized) struct ChatterboxCloningTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/generated/chatterbox/repo")
-
     func engine() throws -> Engine {
-        guard FileManager.default.fileExists(atPath: Self.fixtures.appendingPathComponent("tokenizer.json").path) else {
-            Issue.record("no Chatterbox fixtures: run .venv/bin/python tools/chatterbox/make_fixtures.py Tests/Fixtures/generated/chatterbox")
-            throw CancellationError()
-        }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("warble-chatterbox-\(UUID().uuidString)")
-        let models = home.appendingPathComponent("models")
-        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
-        for id in ["silero-vad", "speaker-dvector"] {
-            try FileManager.default.createSymbolicLink(at: models.appendingPathComponent(id), withDestinationURL: try InstalledVoices.model(id).directory)
-        }
-        let model = models.appendingPathComponent("chatterbox-turbo")
-        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path) {
-            try FileManager.default.createSymbolicLink(at: model.appendingPathComponent(name), withDestinationURL: Self.fixtures.appendingPathComponent(name))
-        }
-        let manifest = ModelManifest(id: "chatterbox-turbo", family: "chatterbox", licence: "MIT (synthetic test graphs)", source: "fixture",
-                                     sampleRate: 24_000, languages: ["en"], voices: [], files: [], config: .object(["variant": .string("fp32")]))
-        try JSONEncoder().encode(manifest).write(to: model.appendingPathComponent("manifest.json"))
-        return Engine(store: ModelStore(home: home), phonemizer: EspeakPhonemizer(),
-                      configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: 1))
+        try InstalledVoices.engine(withFixture: "chatterbox", as: "chatterbox-turbo", family: "chatterbox", languages: ["en"],
+                                   variant: "fp32", marker: "tokenizer.json")
     }
 
     @Test func aVoiceClonedFromAClipSpeaksWholeTokens() async throws {

@@ -15,26 +15,8 @@ import WarbleSpeech
     /// A WARBLE_HOME whose models are links to the installed VAD and speaker embedder, and the fixture
     /// repository installed as `cosyvoice3` (its files linked, a manifest written).
     func engine() throws -> Engine {
-        guard FileManager.default.fileExists(atPath: Self.fixtures.appendingPathComponent("campplus.onnx").path) else {
-            Issue.record("no CosyVoice 3 fixtures: run .venv/bin/python tools/cosyvoice3/make_fixtures.py Tests/Fixtures/generated/cosyvoice3")
-            throw CancellationError()
-        }
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("warble-cosy-\(UUID().uuidString)")
-        let models = home.appendingPathComponent("models")
-        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
-        for id in ["silero-vad", "speaker-dvector"] {
-            try FileManager.default.createSymbolicLink(at: models.appendingPathComponent(id), withDestinationURL: try InstalledVoices.model(id).directory)
-        }
-        let cosy = models.appendingPathComponent("cosyvoice3")
-        try FileManager.default.createDirectory(at: cosy, withIntermediateDirectories: true)
-        for name in try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path) {
-            try FileManager.default.createSymbolicLink(at: cosy.appendingPathComponent(name), withDestinationURL: Self.fixtures.appendingPathComponent(name))
-        }
-        let manifest = ModelManifest(id: "cosyvoice3", family: "cosyvoice3", licence: "Apache-2.0 (synthetic test graphs)", source: "fixture",
-                                     sampleRate: 24_000, languages: ["zh", "en"], voices: [], files: [], config: .object(["variant": .string("fp32")]))
-        try JSONEncoder().encode(manifest).write(to: cosy.appendingPathComponent("manifest.json"))
-        return Engine(store: ModelStore(home: home), phonemizer: EspeakPhonemizer(),
-                      configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: 1))
+        try InstalledVoices.engine(withFixture: "cosyvoice3", as: "cosyvoice3", family: "cosyvoice3", languages: ["zh", "en"],
+                                   variant: "fp32", marker: "campplus.onnx")
     }
 
     @Test func aVoiceClonedFromAClipAndItsTranscriptSpeaksWholeTokens() async throws {

@@ -45,6 +45,35 @@ enum InstalledVoices {
                       configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: threads))
     }
 
+    /// An engine whose store holds links to the installed VAD and speaker embedder and a seed family's
+    /// synthetic graphs (Tests/Fixtures/generated/AREA/repo, made by tools/AREA/make_fixtures.py)
+    /// installed as `id` (files linked, a manifest with `config.variant` written).
+    static func engine(withFixture area: String, as id: String, family: String, languages: [String], variant: String,
+                       marker: String) throws -> Engine {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/generated/\(area)/repo")
+        guard FileManager.default.fileExists(atPath: repo.appendingPathComponent(marker).path) else {
+            Issue.record("no \(area) fixtures: run .venv/bin/python tools/\(area)/make_fixtures.py Tests/Fixtures/generated/\(area)")
+            throw CancellationError()
+        }
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("warble-\(area)-\(UUID().uuidString)")
+        let models = home.appendingPathComponent("models")
+        try FileManager.default.createDirectory(at: models, withIntermediateDirectories: true)
+        for model in ["silero-vad", "speaker-dvector"] {
+            try FileManager.default.createSymbolicLink(at: models.appendingPathComponent(model), withDestinationURL: try self.model(model).directory)
+        }
+        let directory = models.appendingPathComponent(id)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: repo.path) {
+            try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(name), withDestinationURL: repo.appendingPathComponent(name))
+        }
+        let manifest = ModelManifest(id: id, family: family, licence: "synthetic test graphs (tools/\(area))", source: "fixture",
+                                     sampleRate: 24_000, languages: languages, voices: [], files: [], config: .object(["variant": .string(variant)]))
+        try JSONEncoder().encode(manifest).write(to: directory.appendingPathComponent("manifest.json"))
+        return Engine(store: ModelStore(home: home), phonemizer: EspeakPhonemizer(),
+                      configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: 1))
+    }
+
     /// Shared instances (loading Kokoro takes about a second).
     static let sharedPiper = Result { try piper() }
     static let sharedKokoro = Result { try kokoro() }

@@ -254,6 +254,33 @@ def check_cosyvoice3(client: openai.OpenAI, base: str, key: str) -> None:
     check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, "cosyvoice3: the voice is deleted")
 
 
+def check_chatterbox(client: openai.OpenAI, base: str, key: str) -> None:
+    """A Chatterbox Turbo voice (tools/chatterbox's synthetic graphs, installed by test-server-e2e.sh)
+    cloned from an uploaded clip (no transcript), spoken: 24 kHz, whole tokens, streamed PCM alike."""
+    name = f"e2e-box-{os.getpid()}"
+    with tempfile.TemporaryDirectory() as tmp:
+        clip = os.path.join(tmp, "clip.wav")
+        with open(clip, "wb") as f:
+            f.write(client.audio.speech.create(model="tts-1", voice=PIPER, input=ASR_TEXT + " " + TEXT, response_format="wav").read())
+        out = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {key}",
+                              "-F", f"name={name}", "-F", f"file=@{clip}", "-F", "model=chatterbox",
+                              "-F", "consent=e2e synthetic voice", f"{base}/audio/voices"],
+                             capture_output=True, text=True, timeout=600)
+        body, _, code = out.stdout.rpartition("\n")
+        answer = json.loads(body or "{}")
+        check(code == "201" and answer.get("id") == name, f"chatterbox: POST /audio/voices clones from a clip ({code})")
+    data = client.audio.speech.create(model="tts-1", voice=name, input="Good morning to you all.", response_format="wav").read()
+    samples, rate = decode(data)
+    check(rate == 24000 and len(samples) > 3 * 960 and len(samples) % 960 == 0,
+          f"chatterbox: 24 kHz ({rate}), whole tokens ({len(samples)} samples, 960 a token)")
+    with client.audio.speech.with_streaming_response.create(model="tts-1", voice=name, input="Good morning to you all.",
+                                                            response_format="pcm") as response:
+        streamed = b"".join(response.iter_bytes())
+    check(len(streamed) == 2 * len(samples), f"chatterbox: streamed PCM has the same length ({len(streamed) // 2} samples)")
+    request = urllib.request.Request(f"{base}/audio/voices/{name}", method="DELETE", headers={"Authorization": f"Bearer {key}"})
+    check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, "chatterbox: the voice is deleted")
+
+
 def health(base: str, key: str) -> dict:
     with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
         return json.load(response)
@@ -404,6 +431,8 @@ def main() -> int:
     check_voice_library(client, base, key)
     # 6c. A CosyVoice 3 voice (synthetic graphs) cloned, spoken, streamed, with seed and instructions.
     check_cosyvoice3(client, base, key)
+    # 6d. A Chatterbox Turbo voice (synthetic graphs) cloned from a clip, spoken and streamed.
+    check_chatterbox(client, base, key)
 
     # 7. Graceful shutdown: a request in flight completes after SIGTERM.
     if args.pid:
