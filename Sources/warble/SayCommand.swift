@@ -63,7 +63,7 @@ struct SayCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Piper's noise_w: variation of phoneme durations (0 to 2).")
     var noiseW: Double?
 
-    @Option(help: "CosyVoice 3: the seed of its sampling and noise (the same seed gives the same audio; 1986 when left out).")
+    @Option(help: "CosyVoice 3: the seed of its sampling and noise (1986 when left out); Chatterbox Turbo: sample with this seed as the authors' PyTorch code does (greedy when left out). The same seed gives the same audio.")
     var seed: UInt64?
 
     @Option(help: ArgumentHelp("CosyVoice 3's instruct mode: how to speak, in words (e.g. \"Speak slowly and warmly.\").",

@@ -33,6 +33,16 @@ import WarbleSpeech
         let samples = chunks.flatMap(\.samples)
         #expect(chunks.first?.sampleRate == 24_000 && samples.count > 3 * 960 && samples.count % 960 == 0)
 
+        // A seed samples as the authors' PyTorch code does: the same seed gives the same audio, and it
+        // differs from the greedy decoding; other settings are refused by name.
+        func speak(_ controls: VoiceControls) async throws -> [Float] {
+            try await collect(engine.synthesize(SynthesisRequest(text: "Good morning to you all.", voice: "box", controls: controls)))
+                .flatMap(\.samples)
+        }
+        let seven = try await speak(.init(seed: 7))
+        #expect(try await speak(.init(seed: 7)) == seven && seven != samples && seven.count % 960 == 0)
+        await #expect { try await speak(.init(instruction: "Loud.")) } throws: { "\($0)".contains("takes only a seed") }
+
         // A clip of 5 s or less is refused with what is needed.
         let short = AudioBuffer(mono: Array(speech.channels[0].prefix(speech.sampleRate * 4)), sampleRate: speech.sampleRate)
         await #expect { try await engine.addVoice(VoiceCloneRequest(name: "short", clip: try SoundFile.encode(short, format: .wav16),

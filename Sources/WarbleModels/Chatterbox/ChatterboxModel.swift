@@ -68,9 +68,20 @@ public final class ChatterboxModel: UtteranceRenderer {
         return ids
     }
 
-    func generation(_ text: String, voice: ChatterboxVoice) throws -> ChatterboxTokenGeneration {
-        ChatterboxTokenGeneration(model: llm, features: voice.features, featureRows: voice.featureRows, text: try textIDs(text),
-                                  sampler: sampler, seed: seed)
+    /// Greedy (the model card's decoding) unless the configuration or the request's seed asks for the
+    /// reference's sampling; a request's seed is the draws' seed.
+    func generation(_ text: String, voice: ChatterboxVoice, controls: VoiceControls) throws -> ChatterboxTokenGeneration {
+        let sampler = controls.seed == nil ? self.sampler : ChatterboxSampler(mode: .reference)
+        return ChatterboxTokenGeneration(model: llm, features: voice.features, featureRows: voice.featureRows, text: try textIDs(text),
+                                         sampler: sampler, seed: controls.seed ?? seed)
+    }
+
+    /// Takes a seed (the reference's sampling with it); refuses the rest.
+    public func validate(_ controls: VoiceControls) throws {
+        guard controls.hasNoPiperSettings, controls.instruction == nil, !controls.crossLingual else {
+            throw ModelError(.badInput, "\(modelID) takes only a seed (which samples as the authors' PyTorch code does); "
+                + "no speaker, noise or length scale, instruction or cross-lingual setting")
+        }
     }
 
     static func voice(_ voice: RenderVoice) throws -> ChatterboxVoice {
@@ -83,7 +94,7 @@ public final class ChatterboxModel: UtteranceRenderer {
 
     public func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
         let speaker = try Self.voice(voice)
-        var generation = try generation(utterance.text, voice: speaker)
+        var generation = try generation(utterance.text, voice: speaker, controls: voice.controls)
         let speech = try generation.all(cancel: cancel)
         let audio = try cancel.withRunOptions { options in
             try codec.decode(speech + Array(repeating: ChatterboxCodec.silence, count: 3), voice: speaker, options: options)
@@ -95,7 +106,7 @@ public final class ChatterboxModel: UtteranceRenderer {
         -> any UtteranceRendering {
         guard abs(rate - 1) < 1e-6 else { return WholeRendering(try render(utterance, voice: voice, rate: rate, cancel: cancel)) }
         let speaker = try Self.voice(voice)
-        return ChatterboxRendering(generation: try generation(utterance.text, voice: speaker),
+        return ChatterboxRendering(generation: try generation(utterance.text, voice: speaker, controls: voice.controls),
                                    stream: ChatterboxStream(codec: codec, voice: speaker),
                                    wordWeights: CosyVoice3Model.wordWeights(utterance.text))
     }
