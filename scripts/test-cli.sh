@@ -344,6 +344,11 @@ check "chatterbox-turbo as pulled: voice add from a clip, say with it (a file, a
     sox '$work/box-clip.wav' '$work/box-short.wav' trim 0 3 &&
     ! ${pull_env[*]} '$warble' voice add short --model chatterbox --from '$work/box-short.wav' --no-check 2> '$work/box-e1' &&
     grep -q 'needs at least 5.0 s' '$work/box-e1'"
+check "bench cosyvoice3 times decode, flow and HiFT on a model directory (the synthetic graphs here) and refuses a bad --tokens" bash -c "
+    '$warble' bench cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 20 --repeats 1 > '$work/bench.json' &&
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and r[\"predicted_rtf\"] > 0))' '$work/bench.json' &&
+    ! '$warble' bench cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 7 2> '$work/bench.err' &&
+    grep -q 'multiple of 20' '$work/bench.err'"
 check "models pull kokoro-v1.0 (onnx-community's layout): an American-English voice speaks English" bash -c "
     ${pull_env[*]} '$warble' models pull -q kokoro-v1.0 &&
     ${pull_env[*]} '$warble' voices | grep -q 'kokoro-am_kumo' &&

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ONNXRuntime
+import WarbleEngine
 import WarbleModels
 import WarbleSpeech
 
@@ -45,10 +45,8 @@ struct BenchCosyVoice3Command: ParsableCommand {
 
     func run() throws {
         var report = BenchCosyVoice3Report(variant: variant, threads: threads, tokens: tokens, prompt_tokens: promptTokens, repeats: repeats)
-        let options = SessionOptions(intraOpThreads: threads, interOpThreads: 1)
         let loadStart = ContinuousClock.now
-        let model = try CosyVoice3Model(directory: URL(fileURLWithPath: modelDir), configuration: CosyVoice3Configuration(variant: variant),
-                                        sessionOptions: options)
+        let model = try CosyVoice3Stages.load(directory: URL(fileURLWithPath: modelDir), variant: variant, threads: threads)
         report.load_s = (ContinuousClock.now - loadStart).seconds
 
         // Warm-up: a short loop (20 tokens), then flow and HiFT over the first.
@@ -73,11 +71,11 @@ struct BenchCosyVoice3Command: ParsableCommand {
             generated.append(first)
             while true {
                 let before = loop.sampled
-                RunTimer.start()
+                RuntimeDiagnostics.startCountingRuns()
                 let callStart = ContinuousClock.now
                 let token = try loop.next()
                 let seconds = (ContinuousClock.now - callStart).seconds
-                let run = RunTimer.stop()
+                let run = RuntimeDiagnostics.stopCountingRuns()
                 // Steps that ran the decoder, sampled and ran a backbone step (the last sample runs no step).
                 if loop.sampled > before, loop.sampled < loop.maxLength {
                     perToken.append(seconds / Double(loop.sampled - before))
@@ -92,21 +90,21 @@ struct BenchCosyVoice3Command: ParsableCommand {
             }
             report.generated = generated.count
 
-            RunTimer.start()
+            RuntimeDiagnostics.startCountingRuns()
             var stageStart = ContinuousClock.now
             let mel = try bench.mel(tokens: generated)
             var seconds = (ContinuousClock.now - stageStart).seconds
-            var run = RunTimer.stop()
+            var run = RuntimeDiagnostics.stopCountingRuns()
             flow.append(seconds)
             flowWall += seconds
             flowRun += run.seconds
             report.flow_frames = 2 * (promptTokens + generated.count)
 
-            RunTimer.start()
+            RuntimeDiagnostics.startCountingRuns()
             stageStart = ContinuousClock.now
             let audio = try bench.audio(mel: mel.values, frames: mel.frames)
             seconds = (ContinuousClock.now - stageStart).seconds
-            run = RunTimer.stop()
+            run = RuntimeDiagnostics.stopCountingRuns()
             hift.append(seconds)
             hiftWall += seconds
             hiftRun += run.seconds

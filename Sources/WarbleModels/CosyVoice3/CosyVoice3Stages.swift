@@ -20,6 +20,12 @@ package struct CosyVoice3Stages: Sendable {
                                     seed: seed, noise: CosyVoice3Noise(seed: seed))
     }
 
+    /// The model in `directory` with its sessions on `threads` intra-op threads (one inter-op thread).
+    package static func load(directory: URL, variant: String?, threads: Int) throws -> CosyVoice3Model {
+        try CosyVoice3Model(directory: directory, configuration: CosyVoice3Configuration(variant: variant),
+                            sessionOptions: SessionOptions(intraOpThreads: threads, interOpThreads: 1))
+    }
+
     /// A fresh token loop (prefill on the first `next`).
     package func tokens() -> Tokens { Tokens(generation: request.generation(model.llm)) }
 
