@@ -10,8 +10,8 @@ struct SpeechRequestBody: Decodable, Sendable {
     var responseFormat: AudioResponseFormat?
     /// 0.25 to 4.
     var speed: Double?
-    /// Style instructions: given to models that take them (CosyVoice 3's instruct mode); accepted and
-    /// ignored for the others, as OpenAI's tts-1 ignores them.
+    /// Style instructions: given to models that take them (CosyVoice 3's instruct mode, where they are
+    /// checked); accepted and ignored for the others, as OpenAI's tts-1 ignores them.
     var instructions: String?
     /// "audio" (the default: the audio file itself) or "sse" (server-sent events with audio and timings).
     var streamFormat: StreamFormat?
@@ -56,10 +56,6 @@ struct SpeechRequestBody: Decodable, Sendable {
                 throw APIError.badRequest("seed must be a whole number from 0 to \(UInt64.max)", param: "seed", code: "invalid_value")
             }
             controls.seed = seed
-        }
-        if let instructions, instructions.count > VoiceControls.instructionLimit {
-            throw APIError.badRequest("instructions has \(instructions.count) characters; the limit is \(VoiceControls.instructionLimit)",
-                                      param: "instructions", code: "string_above_max_length")
         }
         do { try controls.validate() } catch {
             let field = [("noise scale", "noise_scale"), ("noise w", "noise_w"), ("length scale", "length_scale")]

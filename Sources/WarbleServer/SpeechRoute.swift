@@ -134,7 +134,8 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             controls.instruction = instructions
             do { try controls.validate() } catch {
                 throw APIError.badRequest(error.message.replacingOccurrences(of: "the instruction", with: "instructions"),
-                                          param: "instructions", code: "invalid_value")
+                                          param: "instructions",
+                                          code: instructions.count > VoiceControls.instructionLimit ? "string_above_max_length" : "invalid_value")
             }
         }
         let request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed,

@@ -95,14 +95,17 @@ import WarbleAudio
                 ["model": "tts-1", "input": "Hi.", "voice": "test-voice", "instructions": "whisper", "response_format": "wav"],
                 ["model": "tts-1", "input": "Hi.", "voice": "other-voice", "instructions": "whisper", "seed": 42, "response_format": "wav"],
                 ["model": "tts-1", "input": "Hi.", "voice": "other-voice", "instructions": "  ", "response_format": "wav"],
+                // Long instructions for a model that ignores them are ignored, not refused.
+                ["model": "tts-1", "input": "Hi.", "voice": "test-voice", "instructions": String(repeating: "a", count: 900),
+                 "response_format": "wav"],
             ] {
                 let status = try await client.speech(fields).status
                 #expect(status == .ok)
             }
         }
         let controls = await backend.probe.requests.map(\.controls)
-        #expect(controls.map(\.instruction) == [nil, "whisper", nil])
-        #expect(controls.map(\.seed) == [nil, 42, nil])
+        #expect(controls.map(\.instruction) == [nil, "whisper", nil, nil])
+        #expect(controls.map(\.seed) == [nil, 42, nil, nil])
     }
 
     @Test func ssmlIsDetectedOrFlagged() async throws {
