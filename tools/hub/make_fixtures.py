@@ -71,7 +71,7 @@ def main(argv):
             os.link(source, os.path.join(systran, name))
         except OSError:
             shutil.copyfile(source, os.path.join(systran, name))
-    make_seed_repos(tree, cosyvoice_graphs(out), chatterbox_graphs(out))
+    make_seed_repos(tree, seed_graphs(out, "cosyvoice3", "campplus.onnx"), seed_graphs(out, "chatterbox", "tokenizer.json"))
     joe = os.path.join(tree, "someone", "joe-voice", "voice")
     os.makedirs(joe)
     for source, name in ((model, "en_US-joe-medium.onnx"), (os.path.join(model_dir, "config.json"), "en_US-joe-medium.onnx.json")):
@@ -88,22 +88,12 @@ def random_file(path, size, seed):
         f.write(random.Random(seed).randbytes(size))
 
 
-def cosyvoice_graphs(out):
-    """tools/cosyvoice3's synthetic graphs (OUTDIR/../cosyvoice3/repo, made now if missing)."""
-    made = os.path.join(os.path.dirname(os.path.abspath(out)), "cosyvoice3")
+def seed_graphs(out, area, marker):
+    """tools/AREA's synthetic graphs (OUTDIR/../AREA/repo, made now if MARKER is missing)."""
+    made = os.path.join(os.path.dirname(os.path.abspath(out)), area)
     repo = os.path.join(made, "repo")
-    if not os.path.isfile(os.path.join(repo, "campplus.onnx")):
-        subprocess.run([sys.executable, os.path.join(HERE, "..", "cosyvoice3", "make_fixtures.py"), made],
-                       check=True, stdout=subprocess.DEVNULL)
-    return repo
-
-
-def chatterbox_graphs(out):
-    """tools/chatterbox's synthetic graphs (OUTDIR/../chatterbox/repo, made now if missing)."""
-    made = os.path.join(os.path.dirname(os.path.abspath(out)), "chatterbox")
-    repo = os.path.join(made, "repo")
-    if not os.path.isfile(os.path.join(repo, "tokenizer.json")):
-        subprocess.run([sys.executable, os.path.join(HERE, "..", "chatterbox", "make_fixtures.py"), made],
+    if not os.path.isfile(os.path.join(repo, marker)):
+        subprocess.run([sys.executable, os.path.join(HERE, "..", area, "make_fixtures.py"), made],
                        check=True, stdout=subprocess.DEVNULL)
     return repo
 
