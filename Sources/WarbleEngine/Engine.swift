@@ -266,7 +266,8 @@ public actor Engine {
                 + (known.isEmpty ? "" : " (installed: \(known.joined(separator: ", ")))") + "; run scripts/setup.sh")
         }
         let families = self.families
-        let context = FamilyContext(phonemizer: phonemizer, sessionOptions: configuration.sessionOptions)
+        let context = FamilyContext(phonemizer: phonemizer, sessionOptions: configuration.sessionOptions,
+                                    installed: store.scan().models.map { ModelFiles(manifest: $0.manifest, directory: $0.directory) })
         let files = ModelFiles(manifest: model.manifest, directory: model.directory)
         publish(.loading(model: id))
         let task = Task.detached(priority: .userInitiated) { () throws -> LoadedModel in

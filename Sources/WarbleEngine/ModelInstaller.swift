@@ -60,6 +60,13 @@ public struct ModelInstaller: Sendable {
     public enum Outcome: Sendable, Equatable {
         case installed(InstalledModel)
         case alreadyInstalled(InstalledModel)
+
+        /// The model, installed now or before.
+        public var model: InstalledModel {
+            switch self {
+            case .installed(let model), .alreadyInstalled(let model): model
+            }
+        }
     }
 
     /// The directory where `id`'s partial downloads wait.

@@ -19,6 +19,10 @@ enum RepositoryPlan {
     /// (scripts/bench-cosyvoice3.sh), and widened they run as fast at half the download.
     static let widener = "tools/cosyvoice3/widen_fp16.py"
 
+    /// Turns a NeuTTS backbone published as safetensors into the ONNX graph the family runs.
+    static let backboneConverter = "tools/neutts/convert.py"
+    static let convertedBackbone = ["onnx/model.onnx", "onnx/model.onnx_data"]
+
     static func plan(_ entry: ModelCatalogue.Entry, variant: String?, repo: String, tree: [HubClient.TreeEntry],
                      id: String, tools: ConversionTools? = nil) throws -> ModelInstaller.Plan {
         let wanted = try entry.files(variant: variant)
@@ -62,7 +66,24 @@ enum RepositoryPlan {
             try ConversionSteps.leave(ConversionSteps.note("the fp16 graphs run as published (slower on a CPU than widened to f32)",
                                                            script: widener, error: failure), in: output)
         }
-        let convert = widens ? widen : nil
+        // A NeuTTS backbone published as safetensors only (the authors' repositories) is converted to
+        // ONNX on pull; a repository that has the ONNX export is taken as it is.
+        let paths = Set(chosen.map(\.entry.path))
+        let convertsBackbone = entry.family == "neutts" && paths.contains("model.safetensors") && !paths.contains("onnx/model.onnx")
+        if convertsBackbone {
+            guard let tools else {
+                throw ModelInstallError("\(id) is published as safetensors and converted to ONNX on pull by \(backboneConverter), which "
+                    + "this warble cannot find: run it from a Warble checkout (after scripts/python-env.sh) or set WARBLE_SOURCE_ROOT to one")
+            }
+            try tools.check()
+        }
+        let convertBackbone: @Sendable (URL, URL) async throws -> Void = { downloaded, output in
+            try ConversionSteps.carryOver(downloaded, into: output)
+            try await tools?.run(backboneConverter, [output.path, output.appendingPathComponent(convertedBackbone[0]).path])
+            // The graph holds the weights (widened to f32): the safetensors would only double the disk used.
+            try FileManager.default.removeItem(at: output.appendingPathComponent("model.safetensors"))
+        }
+        let convert = widens ? widen : convertsBackbone ? convertBackbone : nil
         return ModelInstaller.Plan(id: id, files: chosen.map { ($0.entry.remoteFile, $0.entry.path) }, convert: convert) { directory, entries in
             let notes = widens ? ConversionSteps.takeNotes(in: directory) : []
             let isWidened = widens && notes.isEmpty
@@ -72,6 +93,12 @@ enum RepositoryPlan {
                 "needs": .array(entry.needs.map { .string($0) }),
             ]
             var files = entries
+            if convertsBackbone {
+                config["files"] = .object(names.filter { $0.value != "model.safetensors" }.mapValues { .string($0) }
+                    .merging(["backbone": .string(convertedBackbone[0])]) { a, _ in a })
+                files = try entries.filter { $0.path != "model.safetensors" }
+                    + convertedBackbone.map { try ModelManifest.File(hashing: directory.appendingPathComponent($0), as: $0) }
+            }
             if isWidened {
                 config["widened"] = .array(widened.map { .string($0) })
                 // The widened graphs as installed (the downloads stay recorded in `derivedFrom`).
@@ -82,7 +109,7 @@ enum RepositoryPlan {
                 id: id, family: entry.family, displayName: entry.id + (variantName.map { " (\($0)\(isWidened ? ", widened to f32" : ""))" } ?? ""),
                 licence: entry.licence, source: "", sampleRate: entry.sampleRate, languages: entry.languages,
                 voices: [], files: files, config: .object(config))
-            manifest.converter = isWidened ? widener : nil
+            manifest.converter = isWidened ? widener : convertsBackbone ? backboneConverter : nil
             manifest.notes = notes.isEmpty ? nil : notes
             return manifest
         }

@@ -13,6 +13,8 @@ public struct VoiceUpload: Sendable {
     /// Kokoro: the search's time, seconds.
     public var budgetSeconds: Double
     public var seed: UInt64
+    /// NeuTTS: the clip is given as its NeuCodec codes (`clip` holds them: .npy or raw int32).
+    public var isCodes = false
 }
 
 /// What `POST /v1/audio/voices` answers.

@@ -3,7 +3,7 @@ import Hummingbird
 import WarbleSpeech
 
 /// `POST /v1/audio/voices` (multipart: `name`, `file`, `model`, `transcript`, `transcribe`, `consent`,
-/// `budget` in seconds, `seed`) and `DELETE /v1/audio/voices/{id}`: the voice library, changed over
+/// `budget` in seconds, `seed`; for NeuTTS `codes`, the reference's NeuCodec codes, instead of `file`) and `DELETE /v1/audio/voices/{id}`: the voice library, changed over
 /// HTTP. Both need the server's API key: without `--api-key` they are refused, so that nobody who can
 /// reach the port adds or removes voices.
 struct VoiceRoutes: Sendable {
@@ -59,7 +59,11 @@ struct VoiceRoutes: Sendable {
             throw APIError.badRequest("the form has no 'name' field: the new voice's name", param: "name",
                                       code: "missing_required_parameter")
         }
-        guard let file = form.part("file"), !file.body.isEmpty else {
+        let codes = form.part("codes")
+        if codes != nil, form.part("file") != nil {
+            throw APIError.badRequest("give the clip ('file') or its NeuTTS codes ('codes'), not both", param: "codes", code: "invalid_value")
+        }
+        guard let file = codes ?? form.part("file"), !file.body.isEmpty else {
             throw APIError.badRequest("the form has no 'file' field with the clip", param: "file", code: "missing_required_parameter")
         }
         func field(_ key: String) throws -> String? {
@@ -88,9 +92,14 @@ struct VoiceRoutes: Sendable {
             }
             seed = value
         }
+        let transcript = try field("transcript")
+        if codes != nil, transcript == nil {
+            throw APIError.badRequest("a voice given by its codes needs a 'transcript' field: what the reference clip says",
+                                      param: "transcript", code: "missing_required_parameter")
+        }
         return VoiceUpload(name: name, clip: file.body, clipName: file.filename ?? "the uploaded file", model: try field("model"),
-                           transcript: try field("transcript"), transcribe: transcribe, consent: try field("consent"),
-                           budgetSeconds: budget, seed: seed)
+                           transcript: transcript, transcribe: transcribe, consent: try field("consent"),
+                           budgetSeconds: budget, seed: seed, isCodes: codes != nil)
     }
 }
 

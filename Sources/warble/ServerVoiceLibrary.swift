@@ -7,6 +7,11 @@ struct ServerVoiceLibrary: VoiceLibraryBackend {
     let engine: Engine
 
     func addVoice(_ upload: VoiceUpload) async throws -> VoiceUploadResult {
+        if upload.isCodes {
+            let profile = try await engine.addReferenceCodesVoice(name: upload.name, codes: upload.clip, codesName: upload.clipName,
+                                                                  transcript: upload.transcript ?? "", model: upload.model)
+            return VoiceUploadResult(id: profile.id, model: profile.model)
+        }
         let request = VoiceCloneRequest(
             name: upload.name, clip: upload.clip, clipName: upload.clipName, model: upload.model, transcript: upload.transcript,
             transcribe: upload.transcribe, consent: upload.consent,

@@ -18,13 +18,20 @@ struct VoiceAddCommand: AsyncParsableCommand {
             state: run the same command again after an interruption and it goes on. The same clip, --seed and \
             --candidates give the same voice.
 
+            NeuTTS voices are given as the reference clip's NeuCodec codes (--codes FILE --transcript TEXT): \
+            NeuCodec's encoder is published for PyTorch only, so a plain clip cannot be turned into codes here; \
+            encode it with the authors' examples/encode_reference.py and save the codes with numpy.save.
+
             Clone only voices you have the right to use; --consent is kept in the voice's profile.
             """)
 
     @Argument(help: "The new voice's name (letters, digits, '-', '_', '.', ':').")
     var name: String
     @Option(help: "The clip to clone.")
-    var from: String
+    var from: String?
+    @Option(help: ArgumentHelp("NeuTTS: the reference's NeuCodec codes instead of a clip (.npy of integers, or raw little-endian int32), "
+        + "with --transcript.", valueName: "FILE"))
+    var codes: String?
     @Option(help: "The model id or family to clone for (default: the first installed model that clones; Kokoro here).")
     var model: String?
     @Option(help: "What the clip says (the families that need it).")
@@ -55,9 +62,19 @@ struct VoiceAddCommand: AsyncParsableCommand {
         if let candidates, candidates < 1 { throw ValidationError("--candidates must be at least 1") }
         guard (0...64).contains(extraDirections) else { throw ValidationError("--extra-directions must be between 0 and 64") }
         if transcript != nil, transcribe { throw ValidationError("give --transcript or --transcribe, not both") }
+        switch (from, codes) {
+        case (nil, nil): throw ValidationError("give the clip to clone with --from CLIP (or, for NeuTTS, its codes with --codes FILE)")
+        case (_?, _?): throw ValidationError("give --from CLIP or --codes FILE, not both")
+        case (nil, _?):
+            if transcript?.isEmpty ?? true { throw ValidationError("--codes needs --transcript TEXT: what the reference clip says") }
+            if transcribe { throw ValidationError("--transcribe needs a clip; with --codes give --transcript TEXT") }
+        default: break
+        }
     }
 
     func run() async throws {
+        if let codes { return try await addCodes(codes) }
+        guard let from else { return }
         let url = URL(fileURLWithPath: from)
         guard FileManager.default.fileExists(atPath: url.path) else { throw ValidationError("there is no file \(from)") }
         guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
@@ -101,6 +118,31 @@ struct VoiceAddCommand: AsyncParsableCommand {
         if !noCheck, result.profile.source?.speakerEmbedding != nil {
             let check = try await engine.checkVoice(result.profile.id, sentences: Array(VoiceCheckCommand.sentences.prefix(2)))
             VoiceCheckCommand.report(check)
+        }
+    }
+}
+
+extension VoiceAddCommand {
+    /// `--codes FILE --transcript T`: a NeuTTS voice from its reference's codes.
+    func addCodes(_ path: String) async throws {
+        let url = URL(fileURLWithPath: path)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int else {
+            throw ValidationError("there is no file \(path)")
+        }
+        guard size <= 1 << 20 else { throw ValidationError("\(path) is larger than a reference's codes may be (1 MiB)") }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw ValidationError("\(path) cannot be read") }
+        let engine = EngineFactory.make()
+        let profile: VoiceProfile
+        do {
+            profile = try await engine.addReferenceCodesVoice(name: name, codes: data, codesName: url.lastPathComponent,
+                                                        transcript: transcript ?? "", model: model, language: language,
+                                                        replacing: replace)
+        } catch let error as ModelError {
+            throw ValidationError(error.message)
+        }
+        if case .referenceCodes(let codes, _) = profile.conditioning {
+            print(String(format: "Added voice '%@' (%@) from %d codes (%.1f s of reference). Speak with: warble say --voice %@ \"Hello.\"",
+                         profile.id, profile.model, codes.count, Double(codes.count) / 50, profile.id))
         }
     }
 }

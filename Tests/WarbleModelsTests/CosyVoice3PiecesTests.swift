@@ -34,7 +34,7 @@ import WarbleSpeech
         // Streamed: the pieces' streams one after the other, as long as the one-shot audio; the length
         // is an estimate until every piece's LLM has stopped, then exact.
         let rendering = try model.begin(utterance, voice: voice, rate: 1, cancel: CancellationToken())
-        #expect(rendering is CosyVoice3PieceRendering && !rendering.lengthIsExact)
+        #expect(rendering is PieceSequenceRendering && !rendering.lengthIsExact)
         var streamed: [Float] = []
         var pieceCount = 0
         while !rendering.isFinished {

@@ -49,7 +49,7 @@ enum InstalledVoices {
     /// synthetic graphs (Tests/Fixtures/generated/AREA/repo, made by tools/AREA/make_fixtures.py)
     /// installed as `id` (files linked, a manifest with `config.variant` written).
     static func engine(withFixture area: String, as id: String, family: String, languages: [String], variant: String,
-                       marker: String) throws -> Engine {
+                       marker: String, config: [String: JSONValue] = [:]) throws -> Engine {
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/generated/\(area)/repo")
         guard FileManager.default.fileExists(atPath: repo.appendingPathComponent(marker).path) else {
@@ -68,7 +68,8 @@ enum InstalledVoices {
             try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent(name), withDestinationURL: repo.appendingPathComponent(name))
         }
         let manifest = ModelManifest(id: id, family: family, licence: "synthetic test graphs (tools/\(area))", source: "fixture",
-                                     sampleRate: 24_000, languages: languages, voices: [], files: [], config: .object(["variant": .string(variant)]))
+                                     sampleRate: 24_000, languages: languages, voices: [], files: [],
+                                     config: .object(config.merging(["variant": .string(variant)]) { a, _ in a }))
         try JSONEncoder().encode(manifest).write(to: directory.appendingPathComponent("manifest.json"))
         return Engine(store: ModelStore(home: home), phonemizer: EspeakPhonemizer(),
                       configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: 1))

@@ -10,9 +10,11 @@ and the seed families' repositories laid out as the catalogue (Sources/WarbleHub
 says: ayousanz/cosy-voice3-onnx with tools/cosyvoice3's synthetic graphs (the real names, types and
 shapes: the fp16 files only, its tokenizer under tokenizer/), which Warble runs;
 ResembleAI/chatterbox-turbo-ONNX with tools/chatterbox's synthetic graphs (fp32 and q4f16 with their
-sidecars, and its tokenizer), which Warble runs; and, with small seeded random files (their layouts,
-not their networks, are under test): its fp16 files (an .onnx_data beside three of the four) and
-neuphonic/neucodec-onnx-decoder-int8. someone/joe-voice holds the default voice as one repository
+sidecars, and its tokenizer), which Warble runs; neuphonic/neutts-nano (with its backbone already in
+ONNX), neuphonic/neutts-nano-german (safetensors only, converted on pull) and
+neuphonic/neucodec-onnx-decoder(-int8) with tools/neutts's synthetic graphs; and, with small seeded
+random files (their layouts, not their networks, are under test): chatterbox's fp16 files (an
+.onnx_data beside three of the four). someone/joe-voice holds the default voice as one repository
 (voice/en_US-joe-medium.onnx and .onnx.json), for hf:OWNER/REPO --family piper.
 tools/hub/hub_server.py serves it.
 
@@ -71,7 +73,8 @@ def main(argv):
             os.link(source, os.path.join(systran, name))
         except OSError:
             shutil.copyfile(source, os.path.join(systran, name))
-    make_seed_repos(tree, seed_graphs(out, "cosyvoice3", "campplus.onnx"), seed_graphs(out, "chatterbox", "tokenizer.json"))
+    make_seed_repos(tree, seed_graphs(out, "cosyvoice3", "campplus.onnx"), seed_graphs(out, "chatterbox", "tokenizer.json"),
+                    seed_graphs(out, "neutts", "onnx/model.onnx"))
     joe = os.path.join(tree, "someone", "joe-voice", "voice")
     os.makedirs(joe)
     for source, name in ((model, "en_US-joe-medium.onnx"), (os.path.join(model_dir, "config.json"), "en_US-joe-medium.onnx.json")):
@@ -98,7 +101,18 @@ def seed_graphs(out, area, marker):
     return repo
 
 
-def make_seed_repos(tree, cosy_graphs, chatter_graphs):
+def copy_tree(source, target, skip=()):
+    for folder, _, names in os.walk(source):
+        for name in names:
+            path = os.path.join(folder, name)
+            relative = os.path.relpath(path, source)
+            if relative.split(os.sep)[0] in skip:
+                continue
+            os.makedirs(os.path.dirname(os.path.join(target, relative)), exist_ok=True)
+            shutil.copyfile(path, os.path.join(target, relative))
+
+
+def make_seed_repos(tree, cosy_graphs, chatter_graphs, neutts_repo):
     catalogue = json.load(open(os.path.join(HERE, "..", "..", "Sources", "WarbleHub", "Catalogue", "models.json")))
     entries = {m["id"]: m for m in catalogue["models"]}
     cosy = entries["cosyvoice3"]
@@ -116,16 +130,16 @@ def make_seed_repos(tree, cosy_graphs, chatter_graphs):
     # synthetic graphs, which Warble runs.
     for i, name in enumerate(fp16["files"] + fp16["optional"][:3]):
         random_file(os.path.join(root, name), 11_000 + i, f"chatter-{name}")
-    for folder, _, names in os.walk(chatter_graphs):
-        for name in names:
-            source = os.path.join(folder, name)
-            target = os.path.join(root, os.path.relpath(source, chatter_graphs))
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            shutil.copyfile(source, target)
+    copy_tree(chatter_graphs, root)
+    # NeuCodec: tools/neutts's toy decoders, F·480 samples (fp32) and (F−1)·480 (int8's repository).
+    # NeuTTS Nano: tools/neutts's repository with its backbone already in ONNX; the German Nano is the
+    # same repository as the authors publish theirs, safetensors only, converted on pull.
+    made = os.path.dirname(neutts_repo)
     codec = entries["neucodec"]
-    root = os.path.join(tree, *codec["variants"]["int8"]["repo"].split("/"))
-    random_file(os.path.join(root, "model.onnx"), 20_000, "neucodec-int8")
-    random_file(os.path.join(root, "meta.yaml"), 200, "neucodec-meta")
+    copy_tree(os.path.join(made, "codec"), os.path.join(tree, *codec["repo"].split("/")))
+    copy_tree(os.path.join(made, "codec-short"), os.path.join(tree, *codec["variants"]["int8"]["repo"].split("/")))
+    copy_tree(neutts_repo, os.path.join(tree, *entries["neutts-nano"]["repo"].split("/")))
+    copy_tree(neutts_repo, os.path.join(tree, *entries["neutts-nano-german"]["repo"].split("/")), skip=("onnx",))
 
 
 if __name__ == "__main__":

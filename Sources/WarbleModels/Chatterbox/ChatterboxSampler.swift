@@ -1,6 +1,7 @@
 import Foundation
 
-/// How Chatterbox Turbo chooses a speech token from a step's logits (tools/chatterbox/README.md):
+/// How Chatterbox Turbo (and NeuTTS, with `.neutts` and penalty 1) chooses a speech token from a step's
+/// logits (tools/chatterbox/README.md):
 /// greedy with the repetition penalty over every token written so far (the model card's ONNX loop, the
 /// default), or the PyTorch reference's sampling (`t3.py inference_turbo`) with its processors in *its*
 /// order — temperature, top-k (ties with the k-th kept), top-p, and only then the penalty — which is
@@ -12,6 +13,8 @@ public struct ChatterboxSampler: Sendable, Equatable {
 
         /// The PyTorch reference's settings.
         public static let reference = Mode.sampling(temperature: 0.8, topK: 1000, topP: 0.95)
+        /// NeuTTS's (`neutts.py _infer_torch`): temperature 1, top-k 50, no nucleus (top-p 1 keeps all).
+        public static let neutts = Mode.sampling(temperature: 1, topK: 50, topP: 1)
     }
 
     public var mode: Mode
@@ -39,15 +42,15 @@ public struct ChatterboxSampler: Sendable, Equatable {
         // Top-k: every score at least the k-th largest (ties with it kept, as Hugging Face does).
         var kept = Array(scores.indices)
         if scores.count > topK {
-            let kth = scores.sorted(by: >)[topK - 1]
+            let kth = Self.kthLargest(scores, topK)
             kept = kept.filter { scores[$0] >= kth }
         }
         kept.sort { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
         // Top-p: keep a token while the mass of the more likely ones is below top_p.
         let p = Self.softmax(kept.map { scores[$0] })
-        var nucleus: [Int] = []
+        var nucleus: [Int] = topP >= 1 ? kept : []
         var before = 0.0
-        for (token, probability) in zip(kept, p) where before < topP {
+        for (token, probability) in zip(kept, p) where topP < 1 && before < topP {
             nucleus.append(token)
             before += probability
         }
@@ -65,6 +68,40 @@ public struct ChatterboxSampler: Sendable, Equatable {
             if left < 0 { return nucleus[i] }
         }
         return nucleus[order.last ?? 0]
+    }
+
+    /// The k-th largest of `values` (k ≥ 1, at most their count), through a min-heap of the k largest
+    /// seen: one pass, O(n log k), where sorting a 194k-token vocabulary each step would cost more than
+    /// the step.
+    static func kthLargest(_ values: [Float], _ k: Int) -> Float {
+        var heap: [Float] = []
+        heap.reserveCapacity(k)
+        func siftDown(_ start: Int) {
+            var i = start
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < heap.count, heap[l] < heap[m] { m = l }
+                if r < heap.count, heap[r] < heap[m] { m = r }
+                if m == i { return }
+                heap.swapAt(i, m)
+                i = m
+            }
+        }
+        for value in values {
+            if heap.count < k {
+                heap.append(value)
+                var i = heap.count - 1
+                while i > 0, heap[(i - 1) / 2] > heap[i] {
+                    heap.swapAt(i, (i - 1) / 2)
+                    i = (i - 1) / 2
+                }
+            } else if value > heap[0] {
+                heap[0] = value
+                siftDown(0)
+            }
+        }
+        return heap[0]
     }
 
     /// Softmax in double.

@@ -93,7 +93,7 @@ public final class CosyVoice3Model: UtteranceRenderer {
         guard abs(rate - 1) < 1e-6 else { return WholeRendering(try render(utterance, voice: voice, rate: rate, cancel: cancel)) }
         let weights = Self.wordWeights(utterance.text)
         let parts = try requests(text: utterance.text, voice: voice).map { CosyVoice3Rendering(model: self, request: $0, wordWeights: weights) }
-        return parts.count == 1 ? parts[0] : CosyVoice3PieceRendering(parts: parts, wordWeights: weights)
+        return parts.count == 1 ? parts[0] : PieceSequenceRendering(parts: parts, wordWeights: weights)
     }
 
     /// One-shot: mel of every token (finalize), then HiFT over all of it.

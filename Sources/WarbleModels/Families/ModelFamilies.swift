@@ -12,6 +12,7 @@ public struct ModelFamilies: Sendable {
         SpeakerEmbedderFamily(),
         CosyVoice3Family(),
         ChatterboxFamily(),
+        NeuTTSFamily(),
     ])
 
     private var families: [String: any ModelFamily]

@@ -45,10 +45,13 @@ public struct FamilyContext: Sendable {
     /// Text to phonemes, for the families that speak from phonemes (nil: none given).
     public var phonemizer: (any Phonemizer)?
     public var sessionOptions: SessionOptions
+    /// The store's installed models, for a family that speaks through another (NeuTTS through NeuCodec).
+    public var installed: [ModelFiles]
 
-    public init(phonemizer: (any Phonemizer)?, sessionOptions: SessionOptions = .init()) {
+    public init(phonemizer: (any Phonemizer)?, sessionOptions: SessionOptions = .init(), installed: [ModelFiles] = []) {
         self.phonemizer = phonemizer
         self.sessionOptions = sessionOptions
+        self.installed = installed
     }
 
     /// The phonemizer, or a clear error naming the family that needs one.

@@ -1,15 +1,16 @@
 import WarbleSpeech
 
-/// An utterance of several of the authors' text pieces (60–80 tokens each), streamed piece after
-/// piece: each piece is a request of its own (`CosyVoice3Rendering`), as the reference's `tts` loops
-/// over `text_normalize(..., split=True)`. Its length is exact once every piece's LLM has stopped.
-final class CosyVoice3PieceRendering: UtteranceRendering, @unchecked Sendable {
+/// An utterance spoken as several requests of its own, streamed one after another: CosyVoice 3's
+/// 60–80-token pieces (as the reference's `tts` loops over `text_normalize(..., split=True)`), and the
+/// parts of a long NeuTTS utterance that each fit the backbone's context. Its length is exact once
+/// every part's length is.
+final class PieceSequenceRendering: UtteranceRendering, @unchecked Sendable {
     // Mutated only by nextPiece, which callers never run concurrently.
-    let parts: [CosyVoice3Rendering]
+    let parts: [any UtteranceRendering]
     let wordWeights: [Int]
     private var current = 0
 
-    init(parts: [CosyVoice3Rendering], wordWeights: [Int]) {
+    init(parts: [any UtteranceRendering], wordWeights: [Int]) {
         self.parts = parts
         self.wordWeights = wordWeights
     }
