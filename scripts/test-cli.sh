@@ -349,6 +349,13 @@ check "bench cosyvoice3 times decode, flow and HiFT on a model directory (the sy
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and r[\"predicted_rtf\"] > 0))' '$work/bench.json' &&
     ! '$warble' bench cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 7 2> '$work/bench.err' &&
     grep -q 'multiple of 20' '$work/bench.err'"
+check "bench chatterbox times the token loop and the decoder on a model directory (the fixture graphs here), refuses graphs that stop early and a bad --tokens" bash -c "
+    '$warble' bench chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 40 --repeats 1 > '$work/bench-cb.json' &&
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and r[\"generated\"] == 40 and r[\"prefill_rows\"] == 251 + 30 and abs(r[\"audio_s\"] - 43 * 960 / 24000) < 1e-9 and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and 0 < r[\"first_token_s\"] and 0 < r[\"decoder_s\"] and 0 < r[\"predicted_rtf\"] and 0 < r[\"streaming_rtf\"]))' '$work/bench-cb.json' &&
+    ! '$warble' bench chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 95 --repeats 1 2> '$work/bench-cb.err' &&
+    grep -q 'stop early' '$work/bench-cb.err' &&
+    ! '$warble' bench chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 7 2> '$work/bench-cb.err' &&
+    grep -q 'at least 30' '$work/bench-cb.err'"
 check "models pull kokoro-v1.0 (onnx-community's layout): an American-English voice speaks English" bash -c "
     ${pull_env[*]} '$warble' models pull -q kokoro-v1.0 &&
     ${pull_env[*]} '$warble' voices | grep -q 'kokoro-am_kumo' &&
