@@ -61,26 +61,33 @@ fetch_wheel() {
 
 # models_with_seed_fixtures DIR -> makes DIR a models directory for end-to-end checks of the seed
 # families' voices (their real weights cannot be had here): a link to every installed model, and the
-# synthetic graphs of tools/cosyvoice3 and tools/chatterbox installed as `cosyvoice3` and
-# `chatterbox-turbo` (files linked, a manifest written).
+# synthetic graphs of tools/cosyvoice3, tools/chatterbox and tools/neutts installed as `cosyvoice3`,
+# `chatterbox-turbo`, `neutts-nano` and `neucodec` (files linked, a manifest written).
 models_with_seed_fixtures() {
     local dir="$1" generated="$warble_root/Tests/Fixtures/generated" model file
-    [[ -f "$generated/cosyvoice3/repo/campplus.onnx" && -f "$generated/chatterbox/repo/tokenizer.json" ]] || die \
-        "no seed-family fixtures in $generated: run tools/cosyvoice3/make_fixtures.py and tools/chatterbox/make_fixtures.py (scripts/test.sh does)"
-    mkdir -p "$dir/cosyvoice3" "$dir/chatterbox-turbo"
+    [[ -f "$generated/cosyvoice3/repo/campplus.onnx" && -f "$generated/chatterbox/repo/tokenizer.json" \
+        && -f "$generated/neutts/repo/onnx/model.onnx" ]] || die \
+        "no seed-family fixtures in $generated: run tools/{cosyvoice3,chatterbox,neutts}/make_fixtures.py (scripts/test.sh does)"
+    mkdir -p "$dir/cosyvoice3" "$dir/chatterbox-turbo" "$dir/neutts-nano" "$dir/neucodec"
     for model in "$WARBLE_HOME/models"/*/; do
-        case "$(basename "$model")" in cosyvoice3|chatterbox-turbo) ;; *) ln -sfn "${model%/}" "$dir/$(basename "$model")" ;; esac
+        case "$(basename "$model")" in cosyvoice3|chatterbox-turbo|neutts-nano|neucodec) ;;
+            *) ln -sfn "${model%/}" "$dir/$(basename "$model")" ;; esac
     done
     for file in "$generated/cosyvoice3/repo"/*; do ln -sfn "$file" "$dir/cosyvoice3/$(basename "$file")"; done
     for file in "$generated/chatterbox/repo"/*; do ln -sfn "$file" "$dir/chatterbox-turbo/$(basename "$file")"; done
-    cat >"$dir/cosyvoice3/manifest.json" <<'JSON'
-{"id": "cosyvoice3", "family": "cosyvoice3", "displayName": "CosyVoice 3 (synthetic test graphs)",
- "licence": "Apache-2.0 (synthetic test graphs made by tools/cosyvoice3)", "source": "tools/cosyvoice3/make_fixtures.py",
- "sampleRate": 24000, "languages": ["zh", "en"], "voices": [], "files": [], "config": {"variant": "fp32"}}
-JSON
-    cat >"$dir/chatterbox-turbo/manifest.json" <<'JSON'
-{"id": "chatterbox-turbo", "family": "chatterbox", "displayName": "Chatterbox Turbo (synthetic test graphs)",
- "licence": "MIT (synthetic test graphs made by tools/chatterbox)", "source": "tools/chatterbox/make_fixtures.py",
- "sampleRate": 24000, "languages": ["en"], "voices": [], "files": [], "config": {"variant": "fp32"}}
+    for file in "$generated/neutts/repo"/*; do ln -sfn "$file" "$dir/neutts-nano/$(basename "$file")"; done
+    for file in "$generated/neutts/codec"/*; do ln -sfn "$file" "$dir/neucodec/$(basename "$file")"; done
+    seed_manifest cosyvoice3 cosyvoice3 "CosyVoice 3" "Apache-2.0" '["zh", "en"]' '{"variant": "fp32"}'
+    seed_manifest chatterbox-turbo chatterbox "Chatterbox Turbo" "MIT" '["en"]' '{"variant": "fp32"}'
+    seed_manifest neutts-nano neutts "NeuTTS Nano" "NeuTTS Open License v1.0" '["en"]' '{}'
+    seed_manifest neucodec neucodec "NeuCodec decoder" "Apache-2.0" '[]' '{}'
+}
+
+# seed_manifest ID FAMILY NAME LICENCE LANGUAGES CONFIG -> $dir/ID/manifest.json for the synthetic graphs
+# of tools/<area> (models_with_seed_fixtures's).
+seed_manifest() {
+    cat >"$dir/$1/manifest.json" <<JSON
+{"id": "$1", "family": "$2", "displayName": "$3 (synthetic test graphs)", "licence": "$4 (synthetic test graphs)",
+ "source": "tools/*/make_fixtures.py", "sampleRate": 24000, "languages": $5, "voices": [], "files": [], "config": $6}
 JSON
 }

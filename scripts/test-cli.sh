@@ -344,6 +344,28 @@ check "chatterbox-turbo as pulled: voice add from a clip, say with it (a file, a
     sox '$work/box-clip.wav' '$work/box-short.wav' trim 0 3 &&
     ! ${pull_env[*]} '$warble' voice add short --model chatterbox --from '$work/box-short.wav' --no-check 2> '$work/box-e1' &&
     grep -q 'needs at least 5.0 s' '$work/box-e1'"
+# NeuTTS end to end on the Hub imitation's synthetic graphs (tools/neutts): the backbone already in
+# ONNX, NeuCodec pulled with it; a voice from its reference codes (NeuCodec's encoder has no ONNX),
+# then speech of whole codes (480 samples each) at 24 kHz, in a file and streamed.
+neu="$warble_root/Tests/Fixtures/generated/neutts/voice"
+check "neutts-nano as pulled (neucodec with it): voice add --codes, say with it (a file, and streamed with -o -); bad codes and no transcript are refused" bash -c "
+    ${pull_env[*]} '$warble' models pull neutts-nano 2> '$work/neu-pull.err' &&
+    grep -q 'speaks through neucodec, which is not installed: pulling it too' '$work/neu-pull.err' &&
+    ${pull_env[*]} '$warble' models list | grep -q '^neucodec ' &&
+    ! ${pull_env[*]} '$warble' voice add neu --codes '$neu/ref_codes.npy' 2> '$work/neu-e1' &&
+    grep -q 'needs --transcript' '$work/neu-e1' &&
+    ${pull_env[*]} '$warble' voice add neu --codes '$neu/ref_codes.npy' --transcript \"\$(cat '$neu/ref.txt')\" > '$work/neu-add' &&
+    grep -q \"^Added voice 'neu' (neutts-nano) from 100 codes\" '$work/neu-add' &&
+    ${pull_env[*]} '$warble' voices | grep -q '^neu .*neutts-nano' &&
+    ${pull_env[*]} '$warble' say -q --voice neu 'Good morning to you all.' -o '$work/neu.wav' &&
+    [[ \$(soxi -r '$work/neu.wav') == 24000 ]] && (( \$(soxi -s '$work/neu.wav') > 480 * 50 && \$(soxi -s '$work/neu.wav') % 480 == 0 )) &&
+    ${pull_env[*]} '$warble' say -q --voice neu 'Good morning to you all.' -o - > '$work/neu-stream.wav' &&
+    [[ \$(sox '$work/neu-stream.wav' -t raw - | wc -c) == \$((2 * \$(soxi -s '$work/neu.wav'))) ]] &&
+    printf 'abc' > '$work/neu-bad.i32' &&
+    ! ${pull_env[*]} '$warble' voice add bad --codes '$work/neu-bad.i32' --transcript 'Hi.' 2> '$work/neu-e2' &&
+    grep -q 'not a multiple of 4' '$work/neu-e2' &&
+    ! ${pull_env[*]} '$warble' voice add bad --codes '$neu/ref_codes.i32' --from '$work/neu.wav' 2> '$work/neu-e3' &&
+    grep -q 'not both' '$work/neu-e3'"
 check "bench cosyvoice3 times decode, flow and HiFT on a model directory (the synthetic graphs here) and refuses a bad --tokens" bash -c "
     '$warble' bench cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 20 --repeats 1 > '$work/bench.json' &&
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and r[\"predicted_rtf\"] > 0))' '$work/bench.json' &&

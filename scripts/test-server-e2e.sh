@@ -3,8 +3,8 @@
 # API key, runs tools/server/e2e.py (OpenAI's Python client, curl, a raw socket that disconnects),
 # which ends by sending SIGTERM during a request; then checks the server exited cleanly.
 # Needs the default voices (scripts/setup.sh), the Python tools (scripts/python-env.sh) and the
-# fixtures of tools/cosyvoice3 and tools/chatterbox (scripts/test.sh makes them), installed beside the
-# models as `cosyvoice3` and `chatterbox-turbo`.
+# fixtures of tools/cosyvoice3, tools/chatterbox and tools/neutts (scripts/test.sh makes them), installed
+# beside the models as `cosyvoice3`, `chatterbox-turbo`, `neutts-nano` and `neucodec`.
 #
 #   scripts/test-server-e2e.sh [--release]
 set -euo pipefail

@@ -210,6 +210,23 @@ else
     fail "warble voice add of a Chatterbox Turbo voice for the module: $(tail -3 "$work/box.out")"
 fi
 
+# --- a NeuTTS voice (synthetic graphs), added from its reference codes while the module runs -------
+neu="$warble_root/Tests/Fixtures/generated/neutts/voice"
+if WARBLE_HOME="$module_home" "$warble" voice add sd-neu --codes "$neu/ref_codes.npy" --transcript "$(cat "$neu/ref.txt")" \
+        >"$work/neu.out" 2>&1; then
+    start="$(position)"
+    timeout 60 spd-say -w -o warble -y sd-neu "Good morning to you all." || fail "spd-say -y sd-neu returned an error"
+    sleep 0.3
+    seconds="$(sound_seconds "$start")"
+    if awk -v s="$seconds" 'BEGIN { exit !(s > 0.1 && s < 30) }'; then
+        pass "spd-say -y sd-neu speaks with a NeuTTS voice: $seconds s of sound"
+    else
+        fail "spd-say -y sd-neu speaks with a NeuTTS voice: $seconds s of sound; log: $(grep -i "neu\|error" "$work/log/warble.log" | tail -3)"
+    fi
+else
+    fail "warble voice add --codes of a NeuTTS voice for the module: $(tail -3 "$work/neu.out")"
+fi
+
 # --- python3-speechd: marks, latencies, STOP, unknown voice ---------------------------------------
 set +e
 /usr/bin/python3 tools/speechd/drive.py --address "$SPEECHD_ADDRESS" --capture "$work/capture.raw" --runs "$runs" \

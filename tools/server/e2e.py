@@ -26,6 +26,7 @@ import numpy as np
 import openai
 import soundfile
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PIPER = "en_US-joe-medium"  # 22050 Hz
 TEXT = "Hello from Warble. This sentence is spoken by a local voice, streamed as it is made."
 LONG = " ".join(f"This is sentence number {i}, long enough to take a moment to speak." for i in range(1, 41))
@@ -281,6 +282,40 @@ def check_chatterbox(client: openai.OpenAI, base: str, key: str) -> None:
     check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, "chatterbox: the voice is deleted")
 
 
+def check_neutts(client: openai.OpenAI, base: str, key: str) -> None:
+    """A NeuTTS voice (tools/neutts's synthetic graphs, installed by test-server-e2e.sh) given by its
+    reference's codes and transcript (`codes` instead of `file`), spoken: 24 kHz, whole codes (480
+    samples each), streamed PCM alike; codes without a transcript are refused."""
+    name = f"e2e-neu-{os.getpid()}"
+    voice = os.path.join(ROOT, "Tests", "Fixtures", "generated", "neutts", "voice")
+    with open(os.path.join(voice, "ref.txt"), encoding="utf-8") as f:
+        transcript = f.read()
+
+    def post(*fields: str) -> tuple[str, dict]:
+        form = [arg for field in fields for arg in ("-F", field)]
+        out = subprocess.run(["curl", "-s", "-w", "\n%{http_code}", "-H", f"Authorization: Bearer {key}", *form, f"{base}/audio/voices"],
+                             capture_output=True, text=True, timeout=120)
+        body, _, code = out.stdout.rpartition("\n")
+        return code, json.loads(body or "{}")
+
+    code, answer = post(f"name={name}", f"codes=@{os.path.join(voice, 'ref_codes.npy')}", "model=neutts-nano")
+    check(code == "400" and "transcript" in json.dumps(answer), f"neutts: codes without a transcript are refused ({code})")
+    code, answer = post(f"name={name}", f"codes=@{os.path.join(voice, 'ref_codes.npy')}", "model=neutts-nano",
+                        f"transcript={transcript}")
+    check(code == "201" and answer.get("id") == name and answer.get("model") == "neutts-nano",
+          f"neutts: POST /audio/voices adds a voice from its codes ({code})")
+    data = client.audio.speech.create(model="tts-1", voice=name, input="Good morning to you all.", response_format="wav").read()
+    samples, rate = decode(data)
+    check(rate == 24000 and len(samples) > 50 * 480 and len(samples) % 480 == 0,
+          f"neutts: 24 kHz ({rate}), whole codes ({len(samples)} samples, 480 a code)")
+    with client.audio.speech.with_streaming_response.create(model="tts-1", voice=name, input="Good morning to you all.",
+                                                            response_format="pcm") as response:
+        streamed = b"".join(response.iter_bytes())
+    check(len(streamed) == 2 * len(samples), f"neutts: streamed PCM has the same length ({len(streamed) // 2} samples)")
+    request = urllib.request.Request(f"{base}/audio/voices/{name}", method="DELETE", headers={"Authorization": f"Bearer {key}"})
+    check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, "neutts: the voice is deleted")
+
+
 def health(base: str, key: str) -> dict:
     with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
         return json.load(response)
@@ -433,6 +468,7 @@ def main() -> int:
     check_cosyvoice3(client, base, key)
     # 6d. A Chatterbox Turbo voice (synthetic graphs) cloned from a clip, spoken and streamed.
     check_chatterbox(client, base, key)
+    check_neutts(client, base, key)
 
     # 7. Graceful shutdown: a request in flight completes after SIGTERM.
     if args.pid:
