@@ -41,6 +41,11 @@ fi
 say "checking the layers (tools/layers/check_layers.py)"
 python3 tools/layers/check_layers.py || die "a layer depends on what it must not (see above; Docs/Architecture.md)"
 
+say "checking NeuTTS's backbone converter against transformers (tools/neutts/test_convert.py)"
+# PyTorch (CPU) and transformers only for this proof: hash-pinned, outside the tools' lock.
+tools/neutts/install_parity.sh || die "tools/neutts/install_parity.sh failed"
+.venv/bin/python tools/neutts/test_convert.py >/dev/null || die "tools/neutts/convert.py does not match transformers (run tools/neutts/test_convert.py)"
+
 say "running tests"
 # One test at a time: the leak and memory checks read the process's resident memory, which tests
 # running side by side would disturb.

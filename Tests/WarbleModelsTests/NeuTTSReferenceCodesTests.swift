@@ -63,6 +63,12 @@ import WarbleSpeech
         refused(Self.npy(descr: "<i4", shape: "(5,)", data: i4, fortran: true), "Fortran order")
         refused(Self.npy(descr: "<i4", shape: "(2, 5)", data: i4 + i4), "not [F], [1, F] or [1, 1, F]")
         refused(Self.npy(descr: "<i4", shape: "(6,)", data: i4), "holds 20 bytes for 6 values")
+        // Shapes that would overflow a count, or claim more than a reference can hold, are refused before any arithmetic.
+        refused(Self.npy(descr: "<i8", shape: "(1, 9223372036854775807)", data: i4), "with F up to")
+        refused(Self.npy(descr: "<i8", shape: "(4611686018427387904, 4)", data: i4), "is not [F]")
+        refused(Self.npy(descr: "<i4", shape: "(1, 1, 1, 5)", data: i4), "is not [F]")
+        refused(Self.npy(descr: "<i4", shape: "(1, 99999999999999999999999)", data: i4), "does not read")
+        refused(Self.npy(descr: "<i4", shape: "(-5,)", data: i4), "does not read")
         refused(Data([0x93] + Array("NUMPY".utf8) + [1, 0, 200, 0]), "header is cut short")
         refused(Data(Array("PK\u{3}\u{4}rest".utf8)), "PyTorch file")
         refused(Data([1, 2, 3]), "not a multiple of 4")

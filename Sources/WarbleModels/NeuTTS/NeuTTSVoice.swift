@@ -76,11 +76,13 @@ public enum NeuTTSReferenceCodes {
         guard let shapeText = field("shape"), let open = shapeText.firstIndex(of: "("), let close = shapeText.firstIndex(of: ")") else {
             throw bad("no shape")
         }
-        let shape = shapeText[shapeText.index(after: open)..<close].split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.compactMap { Int($0) }
-        let count = shape.reduce(1, *)
-        guard !shape.isEmpty, shape.dropLast().allSatisfy({ $0 == 1 }) else {
-            throw bad("its shape \(shape) is not [F], [1, F] or [1, 1, F]")
+        let dimensions = shapeText[shapeText.index(after: open)..<close].split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let shape = dimensions.compactMap { Int($0) }.filter { $0 >= 0 }
+        guard shape.count == dimensions.count, open < close else { throw bad("its shape (\(dimensions.joined(separator: ", "))) does not read") }
+        guard !shape.isEmpty, shape.count <= 3, shape.dropLast().allSatisfy({ $0 == 1 }), let count = shape.last,
+              count <= NeuTTSVoice.maximumCodes * 64 else {
+            throw bad("its shape \(shape) is not [F], [1, F] or [1, 1, F] with F up to \(NeuTTSVoice.maximumCodes * 64)")
         }
         let sizes: [String: Int] = ["i1": 1, "u1": 1, "i2": 2, "u2": 2, "i4": 4, "u4": 4, "i8": 8, "u8": 8]
         let kind = String(descr.dropFirst())
