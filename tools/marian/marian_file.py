@@ -10,7 +10,9 @@
 
 Types: 0x404 float32, 0x101 text (`special:model.yml`), 0x4101 intgemm8 ("architecture independent"):
 the rows x cols int8 values row-major, then 256 more bytes whose first f32 is the quantisation
-multiplier (value = int8 / multiplier).
+multiplier (value = int8 / multiplier). marian-conv stores every intgemm8 matrix except Wemb
+TRANSPOSED (the bytes are W^T row-major, the header keeps W's shape [in, out]); the reader returns
+both the f32 and the raw int8 in W's orientation [in, out] (Wemb: [vocab, dim] as stored).
 
 `read_shortlist(path)` reads marian-dev's binary lexical shortlist (src/data/shortlist.{h,cpp},
 BinaryShortlistGenerator) and `Shortlist.indices(src_ids)` applies it as bergamot-translator does.
@@ -106,7 +108,13 @@ def read_model(path: str) -> MarianModel:
         elif kind == TYPE_INTGEMM8:
             if data_len < n + 4:
                 raise MarianFileError(f"{path}: {name} {shape} intgemm8 holds {data_len} bytes")
-            q = np.frombuffer(data, np.int8, n).reshape(shape).copy()
+            q = np.frombuffer(data, np.int8, n)
+            if "Wemb" in name:
+                q = q.reshape(shape).copy()
+            else:
+                # marian-conv (expression_graph_packable.h) transposes every matrix but Wemb before
+                # quantising: the bytes are W^T row-major under the header's shape of W
+                q = np.ascontiguousarray(q.reshape(shape[::-1]).T)
             (mult,) = struct.unpack_from("<f", data, n)
             if not np.isfinite(mult) or mult <= 0:
                 raise MarianFileError(f"{path}: {name} has quantisation multiplier {mult}")
