@@ -17,7 +17,7 @@ import math
 import sys
 from pathlib import Path
 
-import numpy as np
+import numpy as np  # noqa: I001
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
@@ -37,6 +37,11 @@ class Translator:
         self.encoder = ort.InferenceSession(str(d / "encoder.onnx"), opts, providers=["CPUExecutionProvider"])
         self.decoder = ort.InferenceSession(str(d / "decoder.onnx"), opts, providers=["CPUExecutionProvider"])
         self.tokenizer = Tokenizer.from_file(str(d / "tokenizer.json"))
+        try:  # sentencepiece (pinned in tools/requirements.lock) with the model's own .spm
+            import sentencepiece
+            self.spm = sentencepiece.SentencePieceProcessor(model_file=str(d / "vocab.spm"))
+        except ImportError:  # the same vocabulary as a tokenizers Unigram
+            self.spm = None
         self.shortlist = marian_file.read_shortlist(str(d / "shortlist.bin")) if use_shortlist else None
         self.vocab = self.tokenizer.get_vocab_size()
         self.factor = max_length_factor
@@ -44,6 +49,8 @@ class Translator:
         self.dim = self.decoder.get_inputs()[2].shape[1]
 
     def encode(self, text):
+        if self.spm is not None:
+            return list(self.spm.encode(text)) + [EOS]
         return self.tokenizer.encode(text, add_special_tokens=False).ids + [EOS]
 
     def decode_ids(self, src):
@@ -68,7 +75,8 @@ class Translator:
         return out
 
     def translate(self, text):
-        return self.tokenizer.decode(self.decode_ids(self.encode(text)))
+        ids = self.decode_ids(self.encode(text))
+        return self.spm.decode(ids) if self.spm is not None else self.tokenizer.decode(ids)
 
 
 def main(argv):
