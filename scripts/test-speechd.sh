@@ -192,20 +192,27 @@ else
     fail "warble voice import of a CosyVoice 3 voice for the module: $(tail -3 "$work/cosy.out")"
 fi
 
+# speaks_with VOICE DESCRIPTION -> passes when spd-say with library voice VOICE puts 0.1–30 s of sound
+# into the null sink.
+speaks_with() {
+    local start seconds
+    start="$(position)"
+    timeout 60 spd-say -w -o warble -y "$1" "Good morning to you all." || fail "spd-say -y $1 returned an error"
+    sleep 0.3
+    seconds="$(sound_seconds "$start")"
+    if awk -v s="$seconds" 'BEGIN { exit !(s > 0.1 && s < 30) }'; then
+        pass "spd-say -y $1 speaks with $2: $seconds s of sound"
+    else
+        fail "spd-say -y $1 speaks with $2: $seconds s of sound; log: $(grep -i "$1\|error" "$work/log/warble.log" | tail -3)"
+    fi
+}
+
 # --- a Chatterbox Turbo voice (synthetic graphs), cloned from a clip while the module runs ----------
 "$warble" say -q "Last summer we drove along the coast, stopping at every little village to buy fresh bread and cheese." \
     -o "$work/box-clip.wav"
 if WARBLE_HOME="$module_home" "$warble" voice add sd-box --model chatterbox --from "$work/box-clip.wav" --no-check \
         --consent "synthetic test voice" >"$work/box.out" 2>&1; then
-    start="$(position)"
-    timeout 60 spd-say -w -o warble -y sd-box "Good morning to you all." || fail "spd-say -y sd-box returned an error"
-    sleep 0.3
-    seconds="$(sound_seconds "$start")"
-    if awk -v s="$seconds" 'BEGIN { exit !(s > 0.1 && s < 30) }'; then
-        pass "spd-say -y sd-box speaks with a Chatterbox Turbo voice: $seconds s of sound"
-    else
-        fail "spd-say -y sd-box speaks with a Chatterbox Turbo voice: $seconds s of sound; log: $(grep -i "box\|error" "$work/log/warble.log" | tail -3)"
-    fi
+    speaks_with sd-box "a Chatterbox Turbo voice"
 else
     fail "warble voice add of a Chatterbox Turbo voice for the module: $(tail -3 "$work/box.out")"
 fi
@@ -214,15 +221,7 @@ fi
 neu="$warble_root/Tests/Fixtures/generated/neutts/voice"
 if WARBLE_HOME="$module_home" "$warble" voice add sd-neu --codes "$neu/ref_codes.npy" --transcript "$(cat "$neu/ref.txt")" \
         >"$work/neu.out" 2>&1; then
-    start="$(position)"
-    timeout 60 spd-say -w -o warble -y sd-neu "Good morning to you all." || fail "spd-say -y sd-neu returned an error"
-    sleep 0.3
-    seconds="$(sound_seconds "$start")"
-    if awk -v s="$seconds" 'BEGIN { exit !(s > 0.1 && s < 30) }'; then
-        pass "spd-say -y sd-neu speaks with a NeuTTS voice: $seconds s of sound"
-    else
-        fail "spd-say -y sd-neu speaks with a NeuTTS voice: $seconds s of sound; log: $(grep -i "neu\|error" "$work/log/warble.log" | tail -3)"
-    fi
+    speaks_with sd-neu "a NeuTTS voice"
 else
     fail "warble voice add --codes of a NeuTTS voice for the module: $(tail -3 "$work/neu.out")"
 fi

@@ -270,16 +270,22 @@ def check_chatterbox(client: openai.OpenAI, base: str, key: str) -> None:
         body, _, code = out.stdout.rpartition("\n")
         answer = json.loads(body or "{}")
         check(code == "201" and answer.get("id") == name, f"chatterbox: POST /audio/voices clones from a clip ({code})")
+    speak_stream_delete(client, base, key, name, "chatterbox", unit=960, least=3 * 960)
+
+
+def speak_stream_delete(client: openai.OpenAI, base: str, key: str, name: str, label: str, unit: int, least: int) -> None:
+    """Speaks with library voice NAME of a seed family: 24 kHz, whole units (samples a token or code),
+    more than LEAST samples; streamed PCM of the same length; then deletes the voice."""
     data = client.audio.speech.create(model="tts-1", voice=name, input="Good morning to you all.", response_format="wav").read()
     samples, rate = decode(data)
-    check(rate == 24000 and len(samples) > 3 * 960 and len(samples) % 960 == 0,
-          f"chatterbox: 24 kHz ({rate}), whole tokens ({len(samples)} samples, 960 a token)")
+    check(rate == 24000 and len(samples) > least and len(samples) % unit == 0,
+          f"{label}: 24 kHz ({rate}), whole units ({len(samples)} samples, {unit} a unit)")
     with client.audio.speech.with_streaming_response.create(model="tts-1", voice=name, input="Good morning to you all.",
                                                             response_format="pcm") as response:
         streamed = b"".join(response.iter_bytes())
-    check(len(streamed) == 2 * len(samples), f"chatterbox: streamed PCM has the same length ({len(streamed) // 2} samples)")
+    check(len(streamed) == 2 * len(samples), f"{label}: streamed PCM has the same length ({len(streamed) // 2} samples)")
     request = urllib.request.Request(f"{base}/audio/voices/{name}", method="DELETE", headers={"Authorization": f"Bearer {key}"})
-    check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, "chatterbox: the voice is deleted")
+    check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, f"{label}: the voice is deleted")
 
 
 def check_neutts(client: openai.OpenAI, base: str, key: str) -> None:
@@ -304,16 +310,7 @@ def check_neutts(client: openai.OpenAI, base: str, key: str) -> None:
                         f"transcript={transcript}")
     check(code == "201" and answer.get("id") == name and answer.get("model") == "neutts-nano",
           f"neutts: POST /audio/voices adds a voice from its codes ({code})")
-    data = client.audio.speech.create(model="tts-1", voice=name, input="Good morning to you all.", response_format="wav").read()
-    samples, rate = decode(data)
-    check(rate == 24000 and len(samples) > 50 * 480 and len(samples) % 480 == 0,
-          f"neutts: 24 kHz ({rate}), whole codes ({len(samples)} samples, 480 a code)")
-    with client.audio.speech.with_streaming_response.create(model="tts-1", voice=name, input="Good morning to you all.",
-                                                            response_format="pcm") as response:
-        streamed = b"".join(response.iter_bytes())
-    check(len(streamed) == 2 * len(samples), f"neutts: streamed PCM has the same length ({len(streamed) // 2} samples)")
-    request = urllib.request.Request(f"{base}/audio/voices/{name}", method="DELETE", headers={"Authorization": f"Bearer {key}"})
-    check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, "neutts: the voice is deleted")
+    speak_stream_delete(client, base, key, name, "neutts", unit=480, least=50 * 480)
 
 
 def health(base: str, key: str) -> dict:

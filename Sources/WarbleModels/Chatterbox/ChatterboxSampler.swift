@@ -38,12 +38,18 @@ public struct ChatterboxSampler: Sendable, Equatable {
     }
 
     func sample(_ logits: [Float], penalised: Set<Int>, u: Double, temperature: Float, topK: Int, topP: Double) -> Int {
-        let scores = logits.map { $0 / temperature }
-        // Top-k: every score at least the k-th largest (ties with it kept, as Hugging Face does).
-        var kept = Array(scores.indices)
-        if scores.count > topK {
-            let kth = Self.kthLargest(scores, topK)
-            kept = kept.filter { scores[$0] >= kth }
+        let scores = temperature == 1 ? logits : logits.map { $0 / temperature }
+        // Top-k: every score at least the k-th largest (ties with it kept, as Hugging Face does). Plain
+        // loops over the buffer: this runs once a token over the whole vocabulary (194k for NeuTTS Nano).
+        var kept: [Int] = []
+        let kth = scores.count > topK ? Self.kthLargest(scores, topK) : -Float.infinity
+        scores.withUnsafeBufferPointer { row in
+            kept.reserveCapacity(min(row.count, topK + 8))
+            var i = 0
+            while i < row.count {
+                if row[i] >= kth { kept.append(i) }
+                i += 1
+            }
         }
         kept.sort { scores[$0] != scores[$1] ? scores[$0] > scores[$1] : $0 < $1 }
         // Top-p: keep a token while the mass of the more likely ones is below top_p.
@@ -74,34 +80,41 @@ public struct ChatterboxSampler: Sendable, Equatable {
     /// seen: one pass, O(n log k), where sorting a 194k-token vocabulary each step would cost more than
     /// the step.
     static func kthLargest(_ values: [Float], _ k: Int) -> Float {
-        var heap: [Float] = []
-        heap.reserveCapacity(k)
-        func siftDown(_ start: Int) {
-            var i = start
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < heap.count, heap[l] < heap[m] { m = l }
-                if r < heap.count, heap[r] < heap[m] { m = r }
-                if m == i { return }
-                heap.swapAt(i, m)
-                i = m
-            }
-        }
-        for value in values {
-            if heap.count < k {
-                heap.append(value)
-                var i = heap.count - 1
-                while i > 0, heap[(i - 1) / 2] > heap[i] {
-                    heap.swapAt(i, (i - 1) / 2)
-                    i = (i - 1) / 2
+        var heap = [Float](repeating: 0, count: k)
+        return values.withUnsafeBufferPointer { row in
+            heap.withUnsafeMutableBufferPointer { heap in
+                var filled = 0
+                var n = 0
+                while n < row.count {
+                    let value = row[n]
+                    n += 1
+                    if filled < k {
+                        // Sift up.
+                        var i = filled
+                        heap[i] = value
+                        filled += 1
+                        while i > 0, heap[(i - 1) / 2] > heap[i] {
+                            heap.swapAt(i, (i - 1) / 2)
+                            i = (i - 1) / 2
+                        }
+                    } else if value > heap[0] {
+                        // Replace the smallest and sift down.
+                        heap[0] = value
+                        var i = 0
+                        while true {
+                            let l = 2 * i + 1, r = l + 1
+                            var m = i
+                            if l < k, heap[l] < heap[m] { m = l }
+                            if r < k, heap[r] < heap[m] { m = r }
+                            if m == i { break }
+                            heap.swapAt(i, m)
+                            i = m
+                        }
+                    }
                 }
-            } else if value > heap[0] {
-                heap[0] = value
-                siftDown(0)
+                return heap[0]
             }
         }
-        return heap[0]
     }
 
     /// Softmax in double.

@@ -45,17 +45,9 @@ struct ChatterboxTokenGeneration {
     mutating func next(cancel: CancellationToken) throws -> Int? {
         while !isFinished {
             guard written.count < maxSteps else { finish(); return nil }
-            guard !cancel.isCancelled else {
-                finish()
-                throw CancellationError()
-            }
+            // A cancelled token throws before the run; a failed or cancelled step drops the cache.
             let token: Int
-            do {
-                token = try cancel.withRunOptions { try step(options: $0) }
-            } catch {
-                finish()
-                throw error
-            }
+            do { token = try cancel.withRunOptions { try step(options: $0) } } catch { finish(); throw error }
             if token == ChatterboxLanguageModel.stop { finish(); return nil }
             if token < ChatterboxLanguageModel.speechCodes { return token }
         }

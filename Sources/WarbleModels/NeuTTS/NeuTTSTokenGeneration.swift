@@ -19,11 +19,14 @@ struct NeuTTSTokenGeneration {
     private var cache: KVCache?
     private var pending: [Int]
     private let promptLength: Int
+    /// New tokens for which the end token is barred (the authors' 50; a benchmark bars it throughout).
+    private let barEndFor: Int
     /// Every token written (the end token included when it came).
     private(set) var written: [Int] = []
     private(set) var isFinished = false
 
-    init(backbone: NeuTTSBackbone, vocabulary: NeuTTSVocabulary, prompt: [Int], sampler: ChatterboxSampler, seed: UInt64) throws {
+    init(backbone: NeuTTSBackbone, vocabulary: NeuTTSVocabulary, prompt: [Int], sampler: ChatterboxSampler, seed: UInt64,
+         minNewTokens: Int = NeuTTSTokenGeneration.minNewTokens) throws {
         guard prompt.count < backbone.context else {
             throw ModelError(.badInput, "the NeuTTS prompt holds \(prompt.count) tokens (the reference's codes and phonemes, and the "
                 + "text's); the backbone takes \(backbone.context): use a shorter reference or shorter text")
@@ -34,6 +37,7 @@ struct NeuTTSTokenGeneration {
         generator = SplitMix64(seed: seed)
         pending = prompt
         promptLength = prompt.count
+        barEndFor = minNewTokens
     }
 
     var holdsCache: Bool { cache != nil }
@@ -45,17 +49,9 @@ struct NeuTTSTokenGeneration {
     mutating func next(cancel: CancellationToken) throws -> Int? {
         guard !isFinished else { return nil }
         guard promptLength + written.count < backbone.context else { finish(); return nil }
-        guard !cancel.isCancelled else {
-            finish()
-            throw CancellationError()
-        }
+        // A cancelled token throws before the run; a failed or cancelled step drops the cache.
         let token: Int
-        do {
-            token = try cancel.withRunOptions { try step(options: $0) }
-        } catch {
-            finish()
-            throw error
-        }
+        do { token = try cancel.withRunOptions { try step(options: $0) } } catch { finish(); throw error }
         if token == vocabulary.speechEnd { finish(); return nil }
         return token
     }
@@ -79,7 +75,7 @@ struct NeuTTSTokenGeneration {
         var cache = try self.cache ?? backbone.emptyCache()
         var logits = try backbone.step(pending, cache: &cache, options: options)
         self.cache = cache
-        if written.count < Self.minNewTokens, logits.indices.contains(vocabulary.speechEnd) {
+        if written.count < barEndFor, logits.indices.contains(vocabulary.speechEnd) {
             logits[vocabulary.speechEnd] = -.infinity
         }
         var draws = generator
