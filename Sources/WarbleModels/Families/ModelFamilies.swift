@@ -13,6 +13,7 @@ public struct ModelFamilies: Sendable {
         CosyVoice3Family(),
         ChatterboxFamily(),
         NeuTTSFamily(),
+        MarianFamily(),
     ])
 
     private var families: [String: any ModelFamily]

