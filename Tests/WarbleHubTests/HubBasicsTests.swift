@@ -55,9 +55,12 @@ import WarbleHub
     @Test func theCatalogueIsData() throws {
         let catalogue = try ModelCatalogue.load()
         #expect(Set(catalogue.models.filter { !$0.isPyPI }.map(\.family)) == ["piper", "kokoro", "whisper", "cosyvoice3", "chatterbox", "neucodec", "neutts"])
-        #expect(catalogue.models.filter(\.isPyPI).map(\.id) == ["piper-en_US-joe-medium", "kokoro-v1.0-int8", "whisper-tiny.en", "whisper-base", "silero-vad", "speaker-dvector"])
-        #expect(catalogue.models.filter(\.isPyPI).allSatisfy { $0.convert == "tools/models/install_from_wheels.py" && !$0.converterFiles.isEmpty })
-        #expect(catalogue.models.allSatisfy { !$0.licence.isEmpty && !$0.repo.isEmpty && $0.sampleRate > 0 })
+        #expect(catalogue.models.filter(\.isPyPI).map(\.id) == ["piper-en_US-joe-medium", "kokoro-v1.0-int8", "whisper-tiny.en", "whisper-base", "silero-vad", "speaker-dvector", "marian-enpt-tiny", "marian-pten-tiny"])
+        #expect(catalogue.models.filter(\.isPyPI).allSatisfy {
+            $0.convert == ($0.family == "marian" ? "tools/marian/convert.py" : "tools/models/install_from_wheels.py") && !$0.converterFiles.isEmpty
+        })
+        // Text models (translation) have no sample rate.
+        #expect(catalogue.models.allSatisfy { !$0.licence.isEmpty && !$0.repo.isEmpty && ($0.sampleRate > 0) == ($0.family != "marian") })
         let chatterbox = try #require(catalogue.entry("chatterbox-turbo"))
         #expect(try chatterbox.files(variant: "q4f16").files.contains("onnx/language_model_q4f16.onnx"))
         #expect(try chatterbox.files(variant: nil).optional.contains("onnx/language_model.onnx_data"))
