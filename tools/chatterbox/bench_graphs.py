@@ -17,7 +17,7 @@ The q4f16 variant: every language-model MatMul is com.microsoft MatMulNBits (4 b
 random codes and scales) with f32 activations; other weights stored f16 (cast to f32 inside); the
 KV cache and logits are f16, every other input and output f32 (graphs.py's q4f16 layout).
 
-Random weights are made on the fly (~2.1 GB fp32, ~0.9 GB q4f16, about a minute): write OUTDIR
+Random weights are made on the fly (2.2 GB fp32, 0.7 GB q4f16, about 20 s): write OUTDIR
 outside the repository; it is never committed.
 """
 import argparse
