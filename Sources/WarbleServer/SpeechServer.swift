@@ -8,13 +8,17 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let transcriber: any TranscriptionBackend
     /// The voice library `POST /v1/audio/voices` and `DELETE /v1/audio/voices/{id}` change (nil: none).
     public let voiceLibrary: (any VoiceLibraryBackend)?
+    /// What `POST /v1/text/translations` translates with.
+    public let translator: any TranslationBackend
     public let configuration: ServerConfiguration
     /// Slots shared by syntheses and transcriptions (both are CPU-bound on the same cores).
     let admission: AdmissionControl
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
-                voiceLibrary: (any VoiceLibraryBackend)? = nil, configuration: ServerConfiguration = .init()) {
+                voiceLibrary: (any VoiceLibraryBackend)? = nil, translator: any TranslationBackend = NoTranslationBackend(),
+                configuration: ServerConfiguration = .init()) {
         self.backend = backend
+        self.translator = translator
         self.transcriber = transcriber
         self.voiceLibrary = voiceLibrary
         self.configuration = configuration
@@ -49,6 +53,8 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         router.post("/v1/audio/translations") { request, context in
             try await transcription.handle(request, context: context, task: .translate)
         }
+        let textTranslation = TextTranslationRoute(backend: translator, configuration: configuration, admission: admission)
+        router.post("/v1/text/translations") { request, context in try await textTranslation.handle(request, context: context) }
         return router
     }
 

@@ -130,10 +130,20 @@ struct ServeCommand: AsyncParsableCommand {
             _ = try await engine.renderer(for: voice.model)
         }
         let server = SpeechServer(backend: engine, transcriber: engine, voiceLibrary: ServerVoiceLibrary(engine: engine),
-                                 configuration: settings)
+                                 translator: ServerTranslator(engine: engine), configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         try await server.run(logLevel: logLevel) { port in
             FileHandle.standardError.write(Data("warble: serving on http://\(shownHost):\(port)\n".utf8))
         }
+    }
+}
+
+/// The engine as `POST /v1/text/translations` uses it: the installed model for the pair.
+struct ServerTranslator: TranslationBackend {
+    let engine: Engine
+
+    func translate(_ text: String, pair: LanguagePair) async throws -> (text: String, model: String) {
+        let chosen = try await engine.translator(for: pair)
+        return (try await chosen.translator.translate(text, pair: chosen.pair), chosen.id)
     }
 }
