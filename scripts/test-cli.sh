@@ -378,6 +378,16 @@ check "bench chatterbox times the token loop and the decoder on a model director
     grep -q 'stop early' '$work/bench-cb.err' &&
     ! '$warble' bench chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 7 2> '$work/bench-cb.err' &&
     grep -q 'at least 30' '$work/bench-cb.err'"
+check "bench neutts times the sampling loop, the codec and the simulated stream on a model directory (the fixture graphs here), refuses a bad --tokens, --chunk and a prompt that overflows the context" bash -c "
+    neu_bench=(--model-dir '$warble_root/Tests/Fixtures/generated/neutts/repo' --codec '$warble_root/Tests/Fixtures/generated/neutts/codec/model.onnx') &&
+    '$warble' bench neutts \"\${neu_bench[@]}\" --tokens 60 --repeats 1 > '$work/bench-neu.json' &&
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); s = r[\"streaming\"]; sys.exit(not (r[\"impl\"] == \"swift\" and r[\"generated\"] == 60 and r[\"prompt_tokens\"] == 240 and r[\"layers\"] == 3 and abs(r[\"audio_s\"] - 1.2) < 1e-9 and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and 0 < r[\"first_token_s\"] and 0 < r[\"codec_s\"] and 0 < r[\"predicted_rtf\"] and sorted(s) == [\"25\", \"50\"] and s[\"25\"][\"pieces\"] == 3 and s[\"50\"][\"pieces\"] == 2 and all(abs(c[\"audio_s\"] - 1.22) < 1e-9 and c[\"first_audio_s\"] > r[\"first_token_s\"] and c[\"stalls\"] >= 0 and c[\"stall_s\"] >= 0 for c in s.values())))' '$work/bench-neu.json' &&
+    ! '$warble' bench neutts \"\${neu_bench[@]}\" --tokens 7 2> '$work/bench-neu.err' &&
+    grep -q 'at least 60' '$work/bench-neu.err' &&
+    ! '$warble' bench neutts \"\${neu_bench[@]}\" --chunk 25,x 2> '$work/bench-neu.err' &&
+    grep -q 'chunk sizes of 5' '$work/bench-neu.err' &&
+    ! '$warble' bench neutts \"\${neu_bench[@]}\" --tokens 1900 --repeats 1 2> '$work/bench-neu.err' &&
+    grep -q 'exceed the 2048-token context' '$work/bench-neu.err'"
 check "models pull kokoro-v1.0 (onnx-community's layout): an American-English voice speaks English" bash -c "
     ${pull_env[*]} '$warble' models pull -q kokoro-v1.0 &&
     ${pull_env[*]} '$warble' voices | grep -q 'kokoro-am_kumo' &&
