@@ -70,30 +70,13 @@ struct BenchChatterboxCommand: ParsableCommand {
         while let token = try warm.next() { warmTokens.append(token) }
         _ = try stages.decode(warmTokens + Array(repeating: ChatterboxStages.silence, count: 3), voice: voice)
 
-        var perToken: [Double] = [], firstToken: [Double] = [], decoder: [Double] = [], chunk: [Double] = []
-        var decodeWall = 0.0, decodeRun = 0.0, decoderWall = 0.0, decoderRun = 0.0
+        var timing = TokenLoopTiming()
+        var decoder: [Double] = [], chunk: [Double] = []
+        var decoderWall = 0.0, decoderRun = 0.0
         for _ in 0..<repeats {
             var loop = stages.tokens(voice: voice, textIDs: text, steps: tokens)
-            var speech: [Int] = []
-            let start = ContinuousClock.now
-            guard let first = try loop.next() else { throw ValidationError("the language model stopped at once") }
-            firstToken.append((ContinuousClock.now - start).seconds)
-            speech.append(first)
-            while true {
-                let before = loop.written
-                RuntimeDiagnostics.startCountingRuns()
-                let callStart = ContinuousClock.now
-                let token = try loop.next()
-                let seconds = (ContinuousClock.now - callStart).seconds
-                let run = RuntimeDiagnostics.stopCountingRuns()
-                // Calls that ran steps (the call after the last step runs none).
-                if loop.written > before {
-                    perToken.append(seconds / Double(loop.written - before))
-                    decodeWall += seconds
-                    decodeRun += run.seconds
-                }
-                guard let token else { break }
-                speech.append(token)
+            guard let speech = try timing.time(next: { try loop.next() }, written: { loop.written }) else {
+                throw ValidationError("the language model stopped at once")
             }
             guard speech.count == tokens, !loop.stopped else {
                 throw ValidationError("the language model wrote \(speech.count) speech tokens (stopped: \(loop.stopped)), not \(tokens): "
@@ -118,11 +101,11 @@ struct BenchChatterboxCommand: ParsableCommand {
             _ = try stages.decode(Array(speech.prefix(30)), voice: voice)
             chunk.append((ContinuousClock.now - stageStart).seconds)
         }
-        let token = perToken.median ?? .nan
+        let token = timing.perToken.median ?? .nan
         let audioSeconds = Double(tokens) / Self.tokensPerSecond
         report.per_token_ms = token * 1000
-        report.first_token_s = firstToken.median
-        report.decode_outside_run = (decodeWall - decodeRun) / max(decodeWall, 1e-12)
+        report.first_token_s = timing.firstToken.median
+        report.decode_outside_run = timing.outsideRun
         report.decoder_s = decoder.median
         report.decoder_s_per_audio_s = (decoder.median ?? .nan) / (report.audio_s ?? .nan)
         report.decoder_outside_run = (decoderWall - decoderRun) / max(decoderWall, 1e-12)

@@ -85,30 +85,14 @@ struct BenchNeuTTSCommand: ParsableCommand {
         _ = try stages.decode(warmCodes)
         for size in chunks { _ = try stages.decode(Array(warmCodes.prefix(size + NeuTTSStreamTiming.window))) }
 
-        var perToken: [Double] = [], firstToken: [Double] = [], codecSeconds: [Double] = []
-        var decodeWall = 0.0, decodeRun = 0.0, codecWall = 0.0, codecRun = 0.0
+        var timing = TokenLoopTiming()
+        var codecSeconds: [Double] = []
+        var codecWall = 0.0, codecRun = 0.0
         var chunkTimes: [Int: [[Double]]] = [:], chunkSamples: [Int: [Int]] = [:], chunkTokens: [Int: [Int]] = [:]
         for _ in 0..<repeats {
             var loop = try stages.tokens(prompt: prompt, steps: tokens, seed: 0)
-            var written: [Int] = []
-            let start = ContinuousClock.now
-            guard let first = try loop.next() else { throw ValidationError("the backbone wrote nothing") }
-            firstToken.append((ContinuousClock.now - start).seconds)
-            written.append(first)
-            while true {
-                let before = loop.written
-                RuntimeDiagnostics.startCountingRuns()
-                let callStart = ContinuousClock.now
-                let token = try loop.next()
-                let seconds = (ContinuousClock.now - callStart).seconds
-                let run = RuntimeDiagnostics.stopCountingRuns()
-                if loop.written > before {
-                    perToken.append(seconds / Double(loop.written - before))
-                    decodeWall += seconds
-                    decodeRun += run.seconds
-                }
-                guard let token else { break }
-                written.append(token)
+            guard let written = try timing.time(next: { try loop.next() }, written: { loop.written }) else {
+                throw ValidationError("the backbone wrote nothing")
             }
             guard written.count == tokens else {
                 throw ValidationError("the backbone wrote \(written.count) tokens, not \(tokens): the loop ended early")
@@ -150,12 +134,12 @@ struct BenchNeuTTSCommand: ParsableCommand {
                 chunkTokens[size] = at
             }
         }
-        let token = perToken.median ?? .nan
-        let first = firstToken.median ?? .nan
+        let token = timing.perToken.median ?? .nan
+        let first = timing.firstToken.median ?? .nan
         let codecMedian = codecSeconds.median ?? .nan
         report.per_token_ms = token * 1000
         report.first_token_s = first
-        report.decode_outside_run = (decodeWall - decodeRun) / max(decodeWall, 1e-12)
+        report.decode_outside_run = timing.outsideRun
         report.codec_s = codecMedian
         report.codec_s_per_audio_s = codecMedian / (report.audio_s ?? .nan)
         report.codec_outside_run = (codecWall - codecRun) / max(codecWall, 1e-12)
