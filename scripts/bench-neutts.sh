@@ -23,12 +23,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
 
-[[ "${BENCH_SKIP_SETUP:-0}" == 1 ]] || "$warble_root/scripts/setup.sh" --dev
-python="$warble_root/.venv/bin/python"
-scratch="${WARBLE_BENCH_SCRATCH:-$warble_root/.build-bench}"
-say "building warble (release)"
-swift build -c release --product warble --scratch-path "$scratch" >&2
-warble="$scratch/release/warble"
+bench_warble
 
 rounds="${BENCH_ROUNDS:-3}"
 threads="${BENCH_THREADS:-2}"

@@ -91,3 +91,15 @@ seed_manifest() {
  "source": "tools/*/make_fixtures.py", "sampleRate": 24000, "languages": $5, "voices": [], "files": [], "config": $6}
 JSON
 }
+
+# bench_warble -> for the seed families' benchmark scripts: runs the set-up unless BENCH_SKIP_SETUP=1
+# (it also builds a debug warble in .build), builds warble (release) in WARBLE_BENCH_SCRATCH (default
+# .build-bench), and sets $python, $scratch and $warble.
+bench_warble() {
+    [[ "${BENCH_SKIP_SETUP:-0}" == 1 ]] || "$warble_root/scripts/setup.sh" --dev
+    python="$warble_root/.venv/bin/python"
+    scratch="${WARBLE_BENCH_SCRATCH:-$warble_root/.build-bench}"
+    say "building warble (release)"
+    swift build -c release --product warble --scratch-path "$scratch" >&2
+    warble="$scratch/release/warble"
+}
