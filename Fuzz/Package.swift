@@ -29,6 +29,10 @@ let package = Package(
                           swiftSettings: fuzzSettings),
         .executableTarget(name: "fuzz-speech-body", dependencies: [.product(name: "WarbleServer", package: "Warble")],
                           swiftSettings: fuzzSettings),
+        // Model files a user hands Warble or a pull installs: NeuTTS reference codes, Marian shortlists,
+        // SentencePiece models.
+        .executableTarget(name: "fuzz-model-files", dependencies: [.product(name: "Warble", package: "Warble")],
+                          swiftSettings: fuzzSettings),
         // speech-dispatcher's module protocol: the request reader, SET settings, SPEAK/CHAR/KEY plans.
         .executableTarget(name: "fuzz-speechd", dependencies: [.product(name: "WarbleSpeechd", package: "Warble"),
                                                                .product(name: "Warble", package: "Warble")],

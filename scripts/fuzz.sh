@@ -2,7 +2,7 @@
 # Fuzzes Warble's parsers and the speech pipeline with libFuzzer + AddressSanitizer.
 #   scripts/fuzz.sh [--seconds N | --runs N] [TARGET...]     (default: --seconds 60, every target)
 # Targets (Fuzz/Sources): fuzz-wav, fuzz-decode, fuzz-ssml, fuzz-synthesis, fuzz-multipart,
-# fuzz-speech-body, fuzz-speechd. Builds the separate package in Fuzz/ once (so the main build never
+# fuzz-speech-body, fuzz-speechd, fuzz-model-files. Builds the separate package in Fuzz/ once (so the main build never
 # sees fuzzer flags) into .build-fuzz, then for each target: replays its committed regression corpus
 # Fuzz/Corpus/<target>/ (seeds and a reproducer of every crash found and fixed), then fuzzes for the
 # bound, starting from that corpus and what earlier runs found (.build-fuzz/corpus/<target>), with
@@ -13,7 +13,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-all_targets=(fuzz-wav fuzz-decode fuzz-ssml fuzz-synthesis fuzz-multipart fuzz-speech-body fuzz-speechd)
+all_targets=(fuzz-wav fuzz-decode fuzz-ssml fuzz-synthesis fuzz-multipart fuzz-speech-body fuzz-speechd fuzz-model-files)
 bound=(-max_total_time=60)
 targets=()
 while [[ $# -gt 0 ]]; do
@@ -33,7 +33,7 @@ done
 max_len() {
     case "$1" in
         fuzz-decode) echo 8192 ;;
-        fuzz-wav|fuzz-multipart|fuzz-speech-body) echo 4096 ;;
+        fuzz-wav|fuzz-multipart|fuzz-speech-body|fuzz-model-files) echo 4096 ;;
         fuzz-synthesis) echo 1024 ;;
         *) echo 2048 ;;
     esac

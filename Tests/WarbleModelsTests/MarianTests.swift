@@ -140,6 +140,12 @@ import WarbleText
         var damaged = data
         damaged[data.count - 1] ^= 0x01
         #expect(message(damaged).contains("checksum"))
+        // An offset no Int holds (found by fuzz-model-files; it trapped): refused, checksum or not.
+        var huge = data
+        huge.replaceSubrange(48 + 8 * 3 ..< 48 + 8 * 4, with: [UInt8](repeating: 0xFF, count: 8))
+        do { _ = try MarianShortlist(data: huge, verifyChecksum: false); Issue.record("a huge offset was accepted") } catch {
+            #expect("\(error)".contains("past its"), "\(error)")
+        }
     }
 
     @Test func badModelDirectoriesGiveClearErrors() throws {

@@ -69,6 +69,8 @@ import WarbleSpeech
         refused(Self.npy(descr: "<i4", shape: "(1, 1, 1, 5)", data: i4), "is not [F]")
         refused(Self.npy(descr: "<i4", shape: "(1, 99999999999999999999999)", data: i4), "does not read")
         refused(Self.npy(descr: "<i4", shape: "(-5,)", data: i4), "does not read")
+        // A ")" before the "(" (found by fuzz-model-files; the slice trapped).
+        refused(Self.npy(descr: "<i4", shape: ") (5,", data: i4), "no shape")
         refused(Data([0x93] + Array("NUMPY".utf8) + [1, 0, 200, 0]), "header is cut short")
         refused(Data(Array("PK\u{3}\u{4}rest".utf8)), "PyTorch file")
         refused(Data([1, 2, 3]), "not a multiple of 4")

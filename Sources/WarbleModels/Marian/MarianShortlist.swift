@@ -44,7 +44,14 @@ public struct MarianShortlist: Sendable, Equatable {
                 }
                 guard seed == checksum else { throw bad("its checksum does not match (the file is damaged)") }
             }
-            let offsets = (0..<Int(offsetCount)).map { Int(u64(48 + 8 * $0)) }
+            // Every offset is checked before it becomes an Int: a damaged file may hold any 64-bit value.
+            var offsets: [Int] = []
+            offsets.reserveCapacity(Int(offsetCount))
+            for k in 0..<Int(offsetCount) {
+                let offset = u64(48 + 8 * k)
+                guard offset <= listCount else { throw bad("offset \(k) is \(offset), past its \(listCount) entries") }
+                offsets.append(Int(offset))
+            }
             let base = 48 + 8 * Int(offsetCount)
             let lists = (0..<Int(listCount)).map {
                 Int32(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: base + 4 * $0, as: UInt32.self)))

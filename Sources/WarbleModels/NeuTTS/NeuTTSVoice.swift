@@ -73,13 +73,14 @@ public enum NeuTTSReferenceCodes {
         }
         guard let descr = field("descr").flatMap({ $0.split(separator: "'").first.map(String.init) }) else { throw bad("no dtype") }
         guard field("fortran_order")?.hasPrefix("False") ?? false else { throw bad("it is in Fortran order") }
-        guard let shapeText = field("shape"), let open = shapeText.firstIndex(of: "("), let close = shapeText.firstIndex(of: ")") else {
+        guard let shapeText = field("shape"), let open = shapeText.firstIndex(of: "("),
+              let close = shapeText[open...].firstIndex(of: ")") else {
             throw bad("no shape")
         }
         let dimensions = shapeText[shapeText.index(after: open)..<close].split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let shape = dimensions.compactMap { Int($0) }.filter { $0 >= 0 }
-        guard shape.count == dimensions.count, open < close else { throw bad("its shape (\(dimensions.joined(separator: ", "))) does not read") }
+        guard shape.count == dimensions.count else { throw bad("its shape (\(dimensions.joined(separator: ", "))) does not read") }
         guard !shape.isEmpty, shape.count <= 3, shape.dropLast().allSatisfy({ $0 == 1 }), let count = shape.last,
               count <= NeuTTSVoice.maximumCodes * 64 else {
             throw bad("its shape \(shape) is not [F], [1, F] or [1, 1, F] with F up to \(NeuTTSVoice.maximumCodes * 64)")
