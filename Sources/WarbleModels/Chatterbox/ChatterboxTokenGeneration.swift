@@ -86,11 +86,10 @@ struct ChatterboxTokenGeneration {
         ]
         cache.feed(into: &feeds)
         let outputs = try graph.run(feeds, options: options)
-        let (logits, shape) = try ModelTensors.read(outputs, "logits")
+        let (last, shape) = try ModelTensors.lastRow(outputs, "logits")
         guard shape.count == 3, shape[1] == input.rows, let vocabulary = shape.last, vocabulary > ChatterboxLanguageModel.stop else {
             throw ModelError(.badModel, "the language model's logits are \(shape); expected [1, \(input.rows), 6563]")
         }
-        let last = Array(logits[(logits.count - vocabulary)...])
         var draws = generator
         let token = sampler.choose(last, penalised: penalised, uniform: { draws.uniform() })
         generator = draws

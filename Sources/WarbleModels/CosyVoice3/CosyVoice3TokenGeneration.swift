@@ -163,10 +163,6 @@ struct CosyVoice3TokenGeneration {
     }
 
     private static func lastRow(_ outputs: RunOutputs, _ name: String) throws -> [Float] {
-        let (values, shape) = try ModelTensors.read(outputs, name)
-        guard let width = shape.last, width > 0, values.count >= width else {
-            throw ModelError(.badModel, "'\(name)' has shape \(shape)")
-        }
-        return Array(values[(values.count - width)...])
+        try ModelTensors.lastRow(outputs, name).values
     }
 }

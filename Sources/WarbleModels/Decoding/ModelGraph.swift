@@ -93,6 +93,26 @@ enum ModelTensors {
         }
     }
 
+    /// The last row of float output `name` ([…, rows, width]; f32, or f16 widened) and the output's
+    /// shape, read in place: a prefill's logits hold a row per prompt token (313 × 194,256 floats,
+    /// 243 MB, for NeuTTS Nano) and only the last is sampled from, so the rest is never copied.
+    static func lastRow(_ outputs: RunOutputs, _ name: String) throws -> (values: [Float], shape: [Int]) {
+        let tensor = try outputs.tensor(name)
+        let shape = tensor.shape
+        guard let width = shape.last, width > 0, tensor.count >= width else {
+            throw ModelError(.badModel, "'\(name)' has shape \(shape): no row to read")
+        }
+        switch tensor.elementType {
+        case .float32:
+            return (try tensor.withUnsafeBufferPointer(of: Float.self) { Array($0[($0.count - width)...]) }, shape)
+        #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
+        case .float16:
+            return (try tensor.withUnsafeBufferPointer(of: Float16.self) { $0[($0.count - width)...].map(Float.init) }, shape)
+        #endif
+        default: throw ModelError(.badModel, "an output of \(tensor.elementType) was read as floats")
+        }
+    }
+
     static func read(_ outputs: RunOutputs, _ name: String) throws -> (values: [Float], shape: [Int]) {
         let tensor = try outputs.tensor(name)
         return (try read(tensor), tensor.shape)

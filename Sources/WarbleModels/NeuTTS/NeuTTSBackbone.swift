@@ -44,11 +44,11 @@ final class NeuTTSBackbone: Sendable {
         ]
         cache.feed(into: &feeds)
         let outputs = try graph.run(feeds, options: options)
-        let (logits, shape) = try ModelTensors.read(outputs, "logits")
-        guard shape.count == 3, shape[0] == 1, shape[1] == ids.count, let vocabulary = shape.last, vocabulary > 0 else {
+        let (logits, shape) = try ModelTensors.lastRow(outputs, "logits")
+        guard shape.count == 3, shape[0] == 1, shape[1] == ids.count else {
             throw ModelError(.badModel, "NeuTTS's backbone gave logits of shape \(shape) for \(ids.count) tokens")
         }
         try cache.update(from: outputs, added: ids.count)
-        return Array(logits[(logits.count - vocabulary)...])
+        return logits
     }
 }
