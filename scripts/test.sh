@@ -62,7 +62,7 @@ if [[ $# == 0 ]]; then
         say "running $e2e"
         "$e2e" || die "$e2e failed"
     done
-    # Every fuzz target: its committed corpus, then WARBLE_FUZZ_SECONDS (default 30) of fuzzing.
+    # Every fuzz target: its committed corpus, then WARBLE_FUZZ_SECONDS (default 20) of fuzzing.
     say "running scripts/fuzz.sh"
-    scripts/fuzz.sh --seconds "${WARBLE_FUZZ_SECONDS:-30}" || die "scripts/fuzz.sh failed"
+    scripts/fuzz.sh --seconds "${WARBLE_FUZZ_SECONDS:-20}" || die "scripts/fuzz.sh failed"
 fi
