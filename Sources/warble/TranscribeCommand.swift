@@ -12,11 +12,19 @@ struct TranscribeCommand: AsyncParsableCommand {
             Segments are printed as they are decoded. --task translate gives English text from speech in \
             any language the model knows (multilingual models only). Install models with \
             tools/whisper/install.sh whisper-tiny.en (default) or whisper-base (multilingual).
+
+            Live captions: --live records the sound server (PulseAudio or PipeWire) instead of files, \
+            --source NAME picks the source (a microphone, or a sink's NAME.monitor to caption what other \
+            applications play; --list-sources lists them), and --max-seconds N stops after N seconds. \
+            Segments are printed as they are recognised (--format json: one JSON object per line); \
+            Ctrl-C ends, keeping what was heard.
             """
     )
 
     @Argument(help: "Audio files; - reads standard input.")
-    var files: [String]
+    var files: [String] = []
+
+    @OptionGroup(title: "Live input") var liveInput: LiveInputOptions
 
     @OptionGroup var recognition: RecognitionOptions
 
@@ -38,6 +46,10 @@ struct TranscribeCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try liveInput.validate(files: files)
+        if liveInput.live || liveInput.listSources {
+            return try recognition.validate()
+        }
         if files.isEmpty { throw ValidationError("give at least one audio file (or - for standard input)") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
         if files.count > 1, format == .srt || format == .vtt, output != nil {
@@ -48,6 +60,8 @@ struct TranscribeCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            if liveInput.listSources { return try LiveInputOptions.printSources() }
+            if liveInput.live { return try await runLive() }
             let engine = SpeechInput.engine(threads: recognition.threads)
             try await SpeechInput.requireWhisper(recognition.model, in: engine)
             var rendered: [String] = []
@@ -76,6 +90,18 @@ struct TranscribeCommand: AsyncParsableCommand {
             SpeechInput.note("error: \(error.message)")
             throw ExitCode.failure
         }
+    }
+
+    /// `--live`: captions from the sound server until Ctrl-C or --max-seconds.
+    func runLive() async throws {
+        let engine = SpeechInput.engine(threads: recognition.threads)
+        try await SpeechInput.requireWhisper(recognition.model, in: engine)
+        guard await !engine.models(offering: .voiceActivity).isEmpty else {
+            throw ModelError(.badModel, "--live needs Silero VAD, which is not installed; install it with: scripts/models/silero-vad.sh")
+        }
+        let options = recognition.transcriptionOptions(task: task, wordTimestamps: wordTimestamps)
+        try await LiveCaptions(options: liveInput, format: format, words: wordTimestamps, output: output, quiet: quiet)
+            .run(engine: engine, model: recognition.model, transcription: options)
     }
 }
 
@@ -110,14 +136,20 @@ struct RecognitionOptions: ParsableArguments {
         if let temperature, !(0...1).contains(temperature) { throw ValidationError("--temperature must be 0…1") }
     }
 
-    /// Runs Whisper on `audio`, writing progress to standard error for long audio when `progress`
-    /// names the input.
-    func transcribe(_ audio: AudioBuffer, engine: Engine, task: TranscriptionOptions.Task, wordTimestamps: Bool = false,
-                    progress: String?) async throws -> [TranscriptSegment] {
+    /// The recognition options these flags ask for.
+    func transcriptionOptions(task: TranscriptionOptions.Task, wordTimestamps: Bool = false) -> TranscriptionOptions {
         var options = TranscriptionOptions(language: language == "auto" ? nil : language, task: task,
                                            beamSize: beamSize, wordTimestamps: wordTimestamps)
         if let temperature { options.temperatures = [temperature] }
         options.conditionOnPreviousText = !noPreviousText
+        return options
+    }
+
+    /// Runs Whisper on `audio`, writing progress to standard error for long audio when `progress`
+    /// names the input.
+    func transcribe(_ audio: AudioBuffer, engine: Engine, task: TranscriptionOptions.Task, wordTimestamps: Bool = false,
+                    progress: String?) async throws -> [TranscriptSegment] {
+        let options = transcriptionOptions(task: task, wordTimestamps: wordTimestamps)
         let duration = audio.duration
         let report = progress != nil && duration > 60
         var segments: [TranscriptSegment] = []

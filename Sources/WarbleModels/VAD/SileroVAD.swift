@@ -33,24 +33,48 @@ public final class SileroVAD: Sendable {
             input += [Float](repeating: 0, count: Self.window - input.count % Self.window)
         }
         let windows = input.count / Self.window
-        var state = try Tensor(repeating: Float(0), shape: [2, 1, 128])
-        let rate = try Tensor(scalar: Int64(Self.sampleRate))
-        var context = [Float](repeating: 0, count: Self.context)
+        let stream = try SileroVADStream(session: session)
         var out: [Float] = []
         out.reserveCapacity(windows)
         for w in 0..<windows {
             if w % 64 == 0 { try Task.checkCancellation() }
-            let start = w * Self.window
-            let chunk = try Tensor(shape: [1, Self.context + Self.window], of: Float.self) { buffer in
-                for i in 0..<Self.context { buffer[i] = context[i] }
-                for i in 0..<Self.window { buffer[Self.context + i] = input[start + i] }
-            }
-            let result = try session.run(["input": chunk, "state": state, "sr": rate], outputs: ["output", "stateN"])
-            out.append(try result.tensor("output").scalars(as: Float.self)[0])
-            state = try result.tensor("stateN")
-            context = Array(input[(start + Self.window - Self.context)..<(start + Self.window)])
+            out.append(try stream.probability(input[(w * Self.window)..<((w + 1) * Self.window)]))
         }
         return out
+    }
+
+    /// A stream over one continuous input, fed a window at a time (live input).
+    public func makeStream() throws -> any VoiceActivityStream {
+        try SileroVADStream(session: session)
+    }
+}
+
+/// Silero's state over one stream: the LSTM state and the last 64 samples of the previous window.
+final class SileroVADStream: VoiceActivityStream {
+    let session: Session
+    var state: Tensor
+    let rate: Tensor
+    var context = [Float](repeating: 0, count: SileroVAD.context)
+
+    init(session: Session) throws {
+        self.session = session
+        state = try Tensor(repeating: Float(0), shape: [2, 1, 128])
+        rate = try Tensor(scalar: Int64(SileroVAD.sampleRate))
+    }
+
+    func probability(_ window: ArraySlice<Float>) throws -> Float {
+        guard window.count == SileroVAD.window else {
+            throw ModelError(.badInput, "Silero VAD reads windows of \(SileroVAD.window) samples, not \(window.count)")
+        }
+        let (context, base) = (self.context, window.startIndex)
+        let chunk = try Tensor(shape: [1, SileroVAD.context + SileroVAD.window], of: Float.self) { buffer in
+            for i in 0..<SileroVAD.context { buffer[i] = context[i] }
+            for i in 0..<SileroVAD.window { buffer[SileroVAD.context + i] = window[base + i] }
+        }
+        let result = try session.run(["input": chunk, "state": state, "sr": rate], outputs: ["output", "stateN"])
+        state = try result.tensor("stateN")
+        self.context = Array(window.suffix(SileroVAD.context))
+        return try result.tensor("output").scalars(as: Float.self)[0]
     }
 }
 

@@ -8,4 +8,14 @@ public protocol VoiceActivityDetector: Sendable {
     /// The speech probability of each full window of `samples`, in order; with `padLast`, a last partial
     /// window is zero-padded and included.
     func probabilities(_ samples: [Float], padLast: Bool) throws -> [Float]
+    /// A new stream: the detector's state over one continuous input, fed a window at a time as audio
+    /// arrives (live input). Its probabilities equal `probabilities` over the same windows.
+    func makeStream() throws -> any VoiceActivityStream
+}
+
+/// The state of a voice activity detector over one continuous input (Silero: its LSTM state and the
+/// last samples of the previous window). Belongs to one task.
+public protocol VoiceActivityStream: AnyObject {
+    /// The speech probability of the next window of the stream (exactly the detector's `window` samples).
+    func probability(_ window: ArraySlice<Float>) throws -> Float
 }

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# End-to-end test of live captions (`warble transcribe --live`) with a real sound server: a private
+# PulseAudio with a null sink, speech played into it with paplay, its monitor recorded by warble
+# through libpulse.
+#
+# Checks: --list-sources shows the null sink's monitor; the words played are printed while capture goes
+# on, and the delay from the end of playback to the printed line is measured (and printed); --max-seconds
+# ends the capture, exit 0; Ctrl-C (SIGINT) right after the speech keeps what was heard (printed, exit 0);
+# --format json gives a JSON object per line; the errors: no server (PULSE_SERVER=unix:/nonexistent), an
+# unknown source (the message lists the sources), --live with files, --source without --live.
+#
+#   scripts/test-live.sh              # debug build (shares .build with scripts/test.sh)
+#   scripts/test-live.sh --release    # release build, for the delay figure
+# Environment: KEEP=1 keeps the work directory, SWIFT_SCRATCH_PATH builds elsewhere than .build,
+# LIVE_NO_BUILD=1 uses the warble already built, LIVE_MAX_DELAY (seconds, default 15 for debug builds,
+# 5 for release) is the delay allowed. Needs the models (scripts/setup.sh). Last line: "N passed, N failed";
+# exits non-zero on any failure.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$warble_root"
+
+configuration=debug
+[[ "${1:-}" == "--release" ]] && configuration=release
+if [[ "$configuration" == release ]]; then max_delay="${LIVE_MAX_DELAY:-5}"; else max_delay="${LIVE_MAX_DELAY:-15}"; fi
+
+# --- packages -----------------------------------------------------------------------------------
+packages=(pulseaudio pulseaudio-utils)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    sudo=()
+    if [[ $EUID -ne 0 ]]; then
+        command -v sudo >/dev/null || die "need root to install ${missing[*]}: run 'apt-get install ${missing[*]}' as root"
+        sudo=(sudo)
+    fi
+    say "installing ${missing[*]}"
+    "${sudo[@]}" apt-get update -qq >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "apt-get install ${missing[*]} failed"
+fi
+[[ -d "$WARBLE_HOME/models/whisper-tiny.en" && -d "$WARBLE_HOME/models/silero-vad" ]] \
+    || die "whisper-tiny.en or silero-vad is not installed in $WARBLE_HOME/models: run scripts/setup.sh first"
+
+# --- build --------------------------------------------------------------------------------------
+scratch=()
+[[ -n "${SWIFT_SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SWIFT_SCRATCH_PATH")
+if [[ "${LIVE_NO_BUILD:-0}" != 1 ]]; then
+    say "building warble ($configuration)"
+    swift build "${scratch[@]}" -c "$configuration" --product warble >/dev/null || die "building warble failed"
+fi
+warble="$(swift build "${scratch[@]}" -c "$configuration" --show-bin-path)/warble"
+[[ -x "$warble" ]] || die "no warble at $warble"
+
+# --- a private PulseAudio -----------------------------------------------------------------------
+work="$(mktemp -d /tmp/warble-live.XXXXXX)"
+pids=()
+cleanup() {
+    set +e
+    local pid
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${pids[@]}"; do
+        for _ in {1..30}; do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -9 "$pid" 2>/dev/null
+    done
+    if [[ "${KEEP:-0}" == 1 ]]; then say "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+mkdir -p "$work"/{home,run,log}
+chmod 700 "$work/run"
+export HOME="$work/home" XDG_RUNTIME_DIR="$work/run" XDG_CONFIG_HOME="$work/home/.config"
+export PULSE_SERVER="unix:$work/run/native"
+unset DISPLAY DBUS_SESSION_BUS_ADDRESS
+
+passed=0
+failed=0
+pass() { printf 'PASS %s\n' "$*"; passed=$((passed + 1)); }
+fail() { printf 'FAIL %s\n' "$*"; failed=$((failed + 1)); }
+
+say "starting PulseAudio with a null sink"
+pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
+    -L "module-native-protocol-unix auth-anonymous=1 socket=$work/run/native" \
+    -L "module-null-sink sink_name=captions rate=48000 channels=2" \
+    --log-target="file:$work/log/pulse.log" >"$work/log/pulse.out" 2>&1 &
+pids+=($!)
+for _ in {1..50}; do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
+pactl info >/dev/null 2>&1 || die "PulseAudio did not start (see $work/log/pulse.log; KEEP=1 keeps it)"
+
+# wait_for FILE PATTERN SECONDS -> succeeds as soon as FILE has a line matching PATTERN (grep -i -E).
+wait_for() {
+    local deadline=$((SECONDS + $3))
+    while ((SECONDS < deadline)); do
+        grep -qiE "$2" "$1" 2>/dev/null && return 0
+        sleep 0.02
+    done
+    return 1
+}
+now() { date +%s.%N; }
+
+# The speech: Piper, 22050 Hz mono (played into a 48 kHz stereo sink: the server converts both ways).
+"$warble" say -q "The quick brown fox jumps over the lazy dog." -o "$work/fox.wav" || die "warble say failed"
+
+# --- --list-sources -----------------------------------------------------------------------------
+if "$warble" transcribe --list-sources >"$work/sources.out" 2>&1 && grep -qE '^captions\.monitor +monitor' "$work/sources.out"; then
+    pass "--list-sources shows the null sink's monitor: $(grep '^captions.monitor' "$work/sources.out")"
+else
+    fail "--list-sources shows captions.monitor: $(cat "$work/sources.out")"
+fi
+
+# --- captions while capture goes on, the delay, --max-seconds -----------------------------------
+live=("$warble" transcribe --live --source captions.monitor --model whisper-tiny.en)
+started="$(now)"
+"${live[@]}" --max-seconds 30 >"$work/live.out" 2>"$work/live.err" &
+live_pid=$!
+pids+=("$live_pid")
+if wait_for "$work/live.err" "listening" 60; then
+    sleep 0.5  # a little silence before the speech
+    paplay -d captions "$work/fox.wav"
+    played="$(now)"
+    if wait_for "$work/live.out" "quick brown fox" 60; then
+        printed="$(now)"
+        delay="$(awk -v a="$played" -v b="$printed" 'BEGIN { printf "%.2f", b - a }')"
+        if awk -v d="$delay" -v m="$max_delay" 'BEGIN { exit !(d < m) }'; then
+            pass "the words are printed $delay s after the end of playback ($configuration build; allowed: $max_delay s): $(head -1 "$work/live.out")"
+        else
+            fail "the words are printed $delay s after the end of playback, more than $max_delay s"
+        fi
+        # The capture is still going (30 s): the line came out live, not at the end.
+        if kill -0 "$live_pid" 2>/dev/null; then pass "the line was printed while capturing"; else fail "warble had already ended when the line came"; fi
+    else
+        fail "the words played are printed: got '$(cat "$work/live.out")'; stderr: $(tail -3 "$work/live.err")"
+    fi
+else
+    fail "warble transcribe --live starts listening: $(tail -3 "$work/live.err")"
+fi
+kill -INT "$live_pid" 2>/dev/null || true
+status=0
+wait "$live_pid" || status=$?
+[[ $status == 0 ]] && pass "ended by SIGINT after the caption: exit 0" || fail "ended by SIGINT after the caption: exit $status"
+
+# --max-seconds on silence: ends by itself, exit 0, prints nothing.
+t0="$(now)"
+if "${live[@]}" --max-seconds 2 >"$work/silence.out" 2>"$work/silence.err"; then
+    elapsed="$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')"
+    if [[ ! -s "$work/silence.out" ]] && grep -q "max-seconds reached" "$work/silence.err"; then
+        pass "--max-seconds 2 on silence: nothing printed, ended by itself after $elapsed s (with the model load)"
+    else
+        fail "--max-seconds 2 on silence: printed '$(cat "$work/silence.out")'; stderr: $(tail -2 "$work/silence.err")"
+    fi
+else
+    fail "--max-seconds 2 on silence exits 0: $(tail -2 "$work/silence.err")"
+fi
+
+# --- Ctrl-C right after the speech keeps what was heard -------------------------------------------
+"${live[@]}" --format json >"$work/sigint.out" 2>"$work/sigint.err" &
+live_pid=$!
+pids+=("$live_pid")
+if wait_for "$work/sigint.err" "listening" 60; then
+    paplay -d captions "$work/fox.wav"
+    kill -INT "$live_pid"
+    status=0
+    wait "$live_pid" || status=$?
+    if [[ $status == 0 ]] && grep -qi "quick brown fox" "$work/sigint.out" \
+        && python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1]) if l.strip()]' "$work/sigint.out" \
+        && grep -q "stopped by a signal" "$work/sigint.err"; then
+        pass "Ctrl-C right after the speech: exit 0, the speech recognised and printed (JSON lines): $(head -c 160 "$work/sigint.out")"
+    else
+        fail "Ctrl-C right after the speech: exit $status, out: $(cat "$work/sigint.out"); err: $(tail -2 "$work/sigint.err")"
+    fi
+else
+    fail "warble transcribe --live --format json starts listening: $(tail -3 "$work/sigint.err")"
+fi
+
+# --- errors -------------------------------------------------------------------------------------
+# expect_error DESCRIPTION PATTERN COMMAND... -> the command fails with PATTERN on standard error.
+expect_error() {
+    local what="$1" pattern="$2" status=0
+    shift 2
+    "$@" >"$work/error.out" 2>&1 </dev/null || status=$?
+    if [[ $status != 0 ]] && grep -qiE -e "$pattern" "$work/error.out"; then
+        pass "$what: exit $status, $(grep -iE -e "$pattern" "$work/error.out" | head -1)"
+    else
+        fail "$what: exit $status, $(cat "$work/error.out")"
+    fi
+}
+expect_error "no sound server (--live)" "no PulseAudio/PipeWire server answered: .*set PULSE_SERVER" \
+    env PULSE_SERVER=unix:/nonexistent "${live[@]}" --max-seconds 1
+expect_error "no sound server (--list-sources)" "no PulseAudio/PipeWire server answered" \
+    env PULSE_SERVER=unix:/nonexistent "$warble" transcribe --list-sources
+expect_error "an unknown source lists the sources" "no sound source named 'nope'.*captions\.monitor" \
+    "$warble" transcribe --live --source nope --max-seconds 1
+expect_error "--live with a file" "either --live or files" "$warble" transcribe --live "$work/fox.wav"
+expect_error "--source without --live" "--source needs --live" "$warble" transcribe --source captions.monitor "$work/fox.wav"
+
+printf '%s passed, %s failed\n' "$passed" "$failed"
+((failed == 0))
