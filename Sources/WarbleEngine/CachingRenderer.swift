@@ -14,6 +14,7 @@ struct CachingRenderer: UtteranceRenderer {
     var firstChunkCharacters: Int? { base.firstChunkCharacters }
     func validate(_ controls: VoiceControls) throws { try base.validate(controls) }
     var fastestRate: Double { base.fastestRate }
+    func speaks(_ language: String) -> Bool { base.speaks(language) }
 
     func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
         let key = key(utterance, voice: voice, rate: rate)

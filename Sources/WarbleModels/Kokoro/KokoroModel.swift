@@ -110,7 +110,7 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
     public func render(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws -> RenderedUtterance {
         let table = try styleTable(for: voice)
         let name = voice.id.hasPrefix("kokoro-") ? String(voice.id.dropFirst("kokoro-".count)) : voice.id
-        let ipa = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: voiceLanguages[name] ?? language)
+        let ipa = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: espeakVoice(for: utterance, voice: name))
         let misaki = KokoroSymbols.misaki(fromIPA: ipa)
         var samples: [Float] = []
         for part in split(misaki) {
@@ -118,6 +118,23 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         }
         let weights = misaki.split(separator: " ").map { $0.unicodeScalars.filter { $0.properties.isAlphabetic }.count }
         return RenderedUtterance(samples: samples, wordWeights: weights)
+    }
+
+    /// The espeak-ng voice that phonemises `utterance`: the voice's own language (a stock voice of
+    /// another language than the model's has one in `voiceLanguages`) unless the text is in another
+    /// language (a request's `language`, SSML's `xml:lang`), which is then spoken in that language's
+    /// phonemes ("pt-BR" → espeak-ng's "pt-br").
+    func espeakVoice(for utterance: Utterance, voice name: String) -> String {
+        if LanguageCode.same(utterance.language, language) { return voiceLanguages[name] ?? language }
+        return utterance.language.lowercased().replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// Kokoro v1.0 was trained on these languages (its voice packs' first letters: a b e f h i j p z);
+    /// a voice of one speaks the others with an accent.
+    public static let trainedLanguages = ["en", "es", "fr", "hi", "it", "ja", "pt", "zh"]
+
+    public func speaks(_ language: String) -> Bool {
+        Self.trainedLanguages.contains(LanguageCode.primary(language))
     }
 
     /// Audio for misaki symbols (at most `maxSymbols` of them).

@@ -54,11 +54,16 @@ public struct SynthesisRequest: Sendable, Hashable {
     public var maximumDuration: Double?
     /// Speaker and sampling scales of models that have them (Piper); a model without them refuses any.
     public var controls: VoiceControls
+    /// The text's language (BCP 47, e.g. "pt-BR"), for a voice that can speak more than its own (a
+    /// Kokoro voice phonemises it with espeak-ng's voice for that language; see
+    /// `UtteranceRenderer.speaks(_:)`). Nil: the voice's own language. SSML's `xml:lang` overrides it.
+    public var language: String?
 
     public init(text: String, isSSML: Bool = false, voice: String? = nil, rate: Double = 1, pitch: Double = 1,
                 volume: Double = 1, sentencePause: Double = 0.25, maximumDuration: Double? = nil,
-                controls: VoiceControls = .init()) {
+                controls: VoiceControls = .init(), language: String? = nil) {
         self.controls = controls
+        self.language = language
         self.text = text
         self.isSSML = isSSML
         self.voice = voice

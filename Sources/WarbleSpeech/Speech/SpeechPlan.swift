@@ -104,8 +104,7 @@ public struct SpeechPlanner: Sendable {
     /// "en-us" and "en" all match).
     static func sameLanguage(_ lexiconLanguage: String?, _ language: String) -> Bool {
         guard let lexiconLanguage else { return true }
-        func primary(_ tag: String) -> Substring { tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "" }
-        return primary(lexiconLanguage) == primary(language)
+        return LanguageCode.same(lexiconLanguage, language)
     }
 
     /// The seconds of silence a request's `<break>` elements ask for, added up (0 for plain text).

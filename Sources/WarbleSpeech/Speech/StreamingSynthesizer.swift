@@ -110,7 +110,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         // The pauses between sentences and clauses follow the speaking rate (explicit breaks do not).
         let rate = request.rate.isFinite && request.rate > 0 ? request.rate : 1
         let sentencePause = SpeechLimits.clamp(request.sentencePause / rate, 0...SpeechLimits.maximumBreak)
-        var planner = SpeechPlanner(language: renderer.language, chunkLimit: .characters(renderer.chunkCharacters),
+        var planner = SpeechPlanner(language: request.language ?? renderer.language, chunkLimit: .characters(renderer.chunkCharacters),
                                     sentencePause: sentencePause, clausePause: sentencePause * 0.4)
         planner.firstChunkCharacters = renderer.firstChunkCharacters
         planner.lexicon = lexicon
@@ -188,6 +188,16 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         }
         try request.controls.validate()
         try renderer.validate(request.controls)
+        if let language = request.language {
+            guard !LanguageCode.primary(language).isEmpty, language.count <= 35,
+                  language.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+                throw ModelError(.badInput, "'\(language)' is not a language code (BCP 47, e.g. pt-BR)")
+            }
+            guard renderer.speaks(language) else {
+                throw ModelError(.badInput, "\(renderer.modelID) does not speak \(language) (it speaks \(renderer.language)); "
+                    + "choose a voice of that language")
+            }
+        }
         guard request.sentencePause.isFinite, request.sentencePause >= 0 else {
             throw ModelError(.badInput, "the pause between sentences must be 0 or more seconds, got \(request.sentencePause)")
         }

@@ -26,11 +26,15 @@ public protocol UtteranceRenderer: Sendable {
     /// The fastest rate the model speaks accurately; faster rates are rendered at it and time-stretched
     /// (WSOLA) the rest of the way. The default: every rate the engine allows.
     var fastestRate: Double { get }
+    /// Whether the model speaks text in `language` (BCP 47) with its voices, through its own front end.
+    /// The default: the model's language only.
+    func speaks(_ language: String) -> Bool
 }
 
 extension UtteranceRenderer {
     public var firstChunkCharacters: Int? { nil }
     public var fastestRate: Double { SpeechLimits.rate.upperBound }
+    public func speaks(_ language: String) -> Bool { LanguageCode.same(language, self.language) }
 
     public func validate(_ controls: VoiceControls) throws {
         guard controls.isEmpty else {

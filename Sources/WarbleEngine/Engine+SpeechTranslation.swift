@@ -1,0 +1,134 @@
+import Foundation
+import WarbleAudio
+import WarbleModels
+import WarbleSpeech
+
+extension Engine {
+    /// The installed text translators' language pairs.
+    var translationPairList: [LanguagePair] { translationPairs().map(\.pair) }
+
+    /// Speech → text in `target`, segment by segment as Whisper recognises them (see
+    /// `SpeechTranslationRoute.choose` for how). `options.language` nil detects the spoken language:
+    /// for a non-English target, from Whisper's first segment (a transcription), after which the
+    /// recognition goes on, or starts again with Whisper's translate task when English must be the
+    /// pivot. Throws before any recognition when no installed model reaches `target`.
+    public nonisolated func translateSpeech(_ audio: AudioBuffer, model id: String, to target: String,
+                                            options: TranscriptionOptions, detector: (any VoiceActivityDetector)? = nil)
+        -> AsyncThrowingStream<TranslatedSegment, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await self.runSpeechTranslation(audio, model: id, target: target, options: options,
+                                                        detector: detector) { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The route `translateSpeech` takes when the spoken language is `spoken` (nil: not known), or a
+    /// clear error naming what to install.
+    public func speechTranslationRoute(model id: String, spoken: String?, target: String) throws -> SpeechTranslationRoute {
+        let pairs = translationPairList
+        let translates = recognitionModels().first { $0.id == id }?.canTranslate ?? false
+        if let route = SpeechTranslationRoute.choose(spoken: spoken, target: target, pairs: pairs, whisperTranslates: translates) {
+            return route
+        }
+        let installed = pairs.isEmpty ? "none" : pairs.map(\.description).joined(separator: ", ")
+        if !translates, let spoken, !LanguageCode.same(spoken, "en") {
+            throw ModelError(.badModel, "\(id) is English-only: it cannot turn \(spoken) speech into English for a "
+                + "translation into \(target); use a multilingual Whisper model (--model whisper-base)")
+        }
+        throw ModelError(.badModel, "no installed translation model reaches \(target)"
+            + (spoken.map { " from \($0)" } ?? "") + " (installed translation models: \(installed))")
+    }
+
+    private func runSpeechTranslation(_ audio: AudioBuffer, model id: String, target: String, options: TranscriptionOptions,
+                                      detector: (any VoiceActivityDetector)?,
+                                      yield: @Sendable (TranslatedSegment) -> Void) async throws {
+        guard SpeechTranslationRoute.reachable(target, pairs: translationPairList) else {
+            _ = try speechTranslationRoute(model: id, spoken: nil, target: target)
+            return
+        }
+        var options = options
+        // A non-English target with the language unknown: transcribe until the first segment says it.
+        let detecting = options.language == nil && !LanguageCode.same(target, "en")
+        var route = detecting ? nil : try speechTranslationRoute(model: id, spoken: options.language, target: target)
+        options.task = route?.task ?? .transcribe
+        var translators: [LanguagePair: any TextTranslator] = [:]
+        while true {
+            var restart = false
+            var waitStart = ContinuousClock.now
+            for try await segment in transcribe(audio, model: id, options: options, detector: detector) {
+                let waited = ContinuousClock.now - waitStart
+                if route == nil {
+                    let chosen = try speechTranslationRoute(model: id, spoken: segment.language, target: target)
+                    route = chosen
+                    if chosen.task != options.task {
+                        // English is the pivot: recognise again with Whisper's translate task.
+                        options.language = segment.language
+                        options.task = chosen.task
+                        restart = true
+                        break
+                    }
+                }
+                guard let route else { continue }
+                let translateStart = ContinuousClock.now
+                var translation = segment.text.trimmingCharacters(in: .whitespaces)
+                if let pair = route.translation, !translation.isEmpty {
+                    let translator: any TextTranslator
+                    if let known = translators[pair] {
+                        translator = known
+                    } else {
+                        translator = try await self.translator(for: pair).translator
+                        translators[pair] = translator
+                    }
+                    translation = try await translator.translate(translation, pair: pair)
+                }
+                let spoken = options.language ?? segment.language
+                yield(TranslatedSegment(
+                    start: segment.start, end: segment.end, spokenLanguage: spoken,
+                    text: segment.text.trimmingCharacters(in: .whitespaces), textLanguage: route.textLanguage,
+                    translation: translation, targetLanguage: route.translation?.target ?? route.textLanguage,
+                    recognitionSeconds: waited.seconds, translationSeconds: (ContinuousClock.now - translateStart).seconds))
+                waitStart = ContinuousClock.now
+            }
+            try Task.checkCancellation()
+            if !restart { return }
+        }
+    }
+}
+
+extension Engine {
+    /// A voice for text in `language`, and whether it is the voice's own language. With `id`, that
+    /// voice (its model must speak the language). Without: the default voice when it is of that
+    /// language, else the first installed voice of it, else the default voice of the first model that
+    /// speaks it through its front end (a Kokoro voice with espeak-ng's phonemes for the language).
+    public func voice(speaking language: String, preferring id: String? = nil) async throws -> (voice: VoiceDescription, native: Bool) {
+        if let id {
+            let chosen = try voice(id)
+            if LanguageCode.same(chosen.language, language) { return (chosen, true) }
+            if try await renderer(for: chosen.model).speaks(language) { return (chosen, false) }
+            throw ModelError(.unknownVoice, "voice '\(chosen.id)' speaks \(chosen.language) and its model cannot speak "
+                + "\(language); " + voiceHint(language))
+        }
+        let all = voices
+        if let preferred = defaultVoice, LanguageCode.same(preferred.language, language) { return (preferred, true) }
+        if let native = all.first(where: { LanguageCode.same($0.language, language) }) { return (native, true) }
+        var tried = Set<String>()
+        for model in ([defaultVoice?.model].compactMap { $0 } + all.map(\.model)) where tried.insert(model).inserted {
+            guard let renderer = try? await renderer(for: model), renderer.speaks(language) else { continue }
+            let id = all.contains { $0.id == renderer.defaultVoice } ? renderer.defaultVoice : all.first { $0.model == model }?.id
+            if let id, let chosen = all.first(where: { $0.id == id }) { return (chosen, false) }
+        }
+        throw ModelError(.unknownVoice, "no installed voice speaks \(language); " + voiceHint(language))
+    }
+
+    private func voiceHint(_ language: String) -> String {
+        "Kokoro's voices speak " + KokoroModel.trainedLanguages.joined(separator: ", ")
+            + " (scripts/models/kokoro.sh installs Kokoro)"
+    }
+}
