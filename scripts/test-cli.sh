@@ -526,7 +526,7 @@ check "translate --to pt: English speech → Portuguese text and speech (Kokoro,
     '$warble' say 'Our flight was delayed by three hours. We will arrive tomorrow morning.' -o '$work/flight.wav' -q &&
     ${sw[*]} translate '$work/flight.wav' --to pt -o '$work/flight-pt.wav' --format json > '$work/flight.json' 2> '$work/flight.err' &&
     grep -q 'voice: kokoro-jm_kumo, speaking pt-BR' '$work/flight.err' &&
-    grep -q 'recognition .* s, translation .* s .*speech' '$work/flight.err' &&
+    grep -q 'recognition .* s, translation .* s .*speech' '$work/flight.err' && grep -q '(en): Our flight was delayed' '$work/flight.err' &&
     ${sw[*]} transcribe '$work/flight-pt.wav' --model whisper-base --language pt --format json > '$work/back.json' &&
     python3 - '$work/flight.json' '$work/back.json' <<'PY'
 import json, re, sys
@@ -549,8 +549,8 @@ PY
 " && sed -n '/WER/p' "$work/out" 2>/dev/null | head -1
 # German has no direct model: Whisper's first segment says German, so it recognises again with its translate
 # task and English is the pivot ("Guten Morgen" → "Good morning" → "Bom dia").
-check "translate --to pt: each segment as text; German through English as srt cues; the translation of the transcript" bash -c "
-    ${sw[*]} translate '$work/flight.wav' --to pt > '$work/flight.txt' 2>/dev/null &&
+check "translate --to pt: each segment as text (--quiet: nothing else); German through English as srt cues; the translation of the transcript" bash -c "
+    ${sw[*]} translate '$work/flight.wav' --to pt --quiet > '$work/flight.txt' 2> '$work/quiet.err' && [[ ! -s '$work/quiet.err' ]] &&
     espeak-ng -v de -w '$work/de2.wav' 'Guten Morgen. Wie geht es Ihnen heute?' &&
     ${sw[*]} translate '$work/de2.wav' --to pt --format srt > '$work/de.srt' 2> '$work/de.err' &&
     grep -q -- '-->' '$work/de.srt' && grep -qi 'bom dia' '$work/de.srt' && grep -q 'de speech → pt-BR.*(through en)' '$work/de.err' &&

