@@ -58,7 +58,7 @@ swift test --skip-build --no-parallel "$@"
 if [[ $# == 0 ]]; then
     say "testing the Hub imitation (tools/hub)"
     python3 tools/hub/test_hub_server.py || die "tools/hub/test_hub_server.py failed"
-    for e2e in scripts/test-cli.sh scripts/test-server-e2e.sh scripts/test-speechd.sh scripts/test-hostile-inputs.sh; do
+    for e2e in scripts/test-cli.sh scripts/test-server-e2e.sh scripts/test-speechd.sh scripts/test-live.sh scripts/test-hostile-inputs.sh; do
         say "running $e2e"
         "$e2e" || die "$e2e failed"
     done
