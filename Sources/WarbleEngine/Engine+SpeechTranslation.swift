@@ -58,7 +58,6 @@ extension Engine {
         let detecting = options.language == nil && !LanguageCode.same(target, "en")
         var route = detecting ? nil : try speechTranslationRoute(model: id, spoken: options.language, target: target)
         options.task = route?.task ?? .transcribe
-        var translators: [LanguagePair: any TextTranslator] = [:]
         while true {
             var restart = false
             var waitStart = ContinuousClock.now
@@ -76,24 +75,7 @@ extension Engine {
                     }
                 }
                 guard let route else { continue }
-                let translateStart = ContinuousClock.now
-                var translation = segment.text.trimmingCharacters(in: .whitespaces)
-                if let pair = route.translation, !translation.isEmpty {
-                    let translator: any TextTranslator
-                    if let known = translators[pair] {
-                        translator = known
-                    } else {
-                        translator = try await self.translator(for: pair).translator
-                        translators[pair] = translator
-                    }
-                    translation = try await translator.translate(translation, pair: pair)
-                }
-                let spoken = options.language ?? segment.language
-                yield(TranslatedSegment(
-                    start: segment.start, end: segment.end, spokenLanguage: spoken,
-                    text: segment.text.trimmingCharacters(in: .whitespaces), textLanguage: route.textLanguage,
-                    translation: translation, targetLanguage: route.translation?.target ?? route.textLanguage,
-                    recognitionSeconds: waited.seconds, translationSeconds: (ContinuousClock.now - translateStart).seconds))
+                yield(try await translated(segment, route: route, spoken: options.language, recognitionSeconds: waited.seconds))
                 waitStart = ContinuousClock.now
             }
             try Task.checkCancellation()
@@ -103,6 +85,24 @@ extension Engine {
 }
 
 extension Engine {
+    /// `segment` (Whisper's, on `route`) with its translation: the route's translator applied to its
+    /// text, or the text itself when Whisper gave the target language. `spoken`: the language given
+    /// (nil: Whisper's detection).
+    public func translated(_ segment: TranscriptSegment, route: SpeechTranslationRoute, spoken: String?,
+                           recognitionSeconds: Double = 0) async throws -> TranslatedSegment {
+        let start = ContinuousClock.now
+        let text = segment.text.trimmingCharacters(in: .whitespaces)
+        var translation = text
+        if let pair = route.translation, !text.isEmpty {
+            translation = try await translator(for: pair).translator.translate(text, pair: pair)
+        }
+        return TranslatedSegment(
+            start: segment.start, end: segment.end, spokenLanguage: spoken ?? segment.language, text: text,
+            textLanguage: route.textLanguage, translation: translation,
+            targetLanguage: route.translation?.target ?? route.textLanguage,
+            recognitionSeconds: recognitionSeconds, translationSeconds: (ContinuousClock.now - start).seconds)
+    }
+
     /// A voice for text in `language`, and whether it is the voice's own language. With `id`, that
     /// voice (its model must speak the language). Without: the default voice when it is of that
     /// language, else the first installed voice of it, else the default voice of the first model that

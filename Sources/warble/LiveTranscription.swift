@@ -113,15 +113,22 @@ final class CaptionWriter {
     let showsPartials: Bool
     var cueNumber = 0
     var partialShown = false
+    /// Whether the writer opened the handle (a file of `path`), and closes it.
+    private var ownsHandle = false
 
-    init(format: TranscriptFormat, words: Bool, path: String?) throws {
+    /// `handle`: where the captions go instead of standard output (or `path`).
+    init(format: TranscriptFormat, words: Bool, path: String?, handle other: FileHandle? = nil) throws {
         self.format = format
         self.words = words
-        if let path {
+        if let other {
+            handle = other
+            showsPartials = false
+        } else if let path {
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
                 throw ModelError(.badInput, "cannot write \(path)")
             }
             self.handle = handle
+            ownsHandle = true
             showsPartials = isatty(STDOUT_FILENO) != 0
         } else {
             handle = FileHandle.standardOutput
@@ -172,6 +179,6 @@ final class CaptionWriter {
     }
 
     func close() throws {
-        if handle !== FileHandle.standardOutput { try handle.close() }
+        if ownsHandle { try handle.close() }
     }
 }

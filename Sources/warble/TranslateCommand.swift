@@ -10,6 +10,9 @@ struct TranslateCommand: AsyncParsableCommand {
         commandName: "translate",
         abstract: "Translate speech: Whisper, then a translation model, then a voice of the target language (-o).",
         discussion: """
+            --live translates what the sound server's source hears (see Live input), a line per segment \
+            as it is recognised (no partial lines); the route is then fixed before any audio: with \
+            --language auto and a target other than English, English is the pivot.
             The route: to English, Whisper's translate task (its transcription when the speech is English). \
             To another language (--to pt): Whisper's transcript, then a translation model from the spoken \
             language, or from English after Whisper's translate task when none is installed for it \
@@ -27,8 +30,10 @@ struct TranslateCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Audio file in any language; - reads standard input.")
-    var input: String
+    @Argument(help: "Audio file in any language; - reads standard input (none with --live).")
+    var input: String?
+
+    @OptionGroup(title: "Live input") var liveInput: LiveInputOptions
 
     @Option(help: "Target language code (en, pt, …).")
     var to = "en"
@@ -61,6 +66,10 @@ struct TranslateCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        try liveInput.validate(files: input.map { [$0] } ?? [])
+        if input == nil, !liveInput.live, !liveInput.listSources {
+            throw ValidationError("give an audio file (- for standard input), or --live")
+        }
         try OptionLimits.check(beamSize: beamSize)
         try OptionLimits.check(threads: threads)
         guard !LanguageCode.primary(to).isEmpty else { throw ValidationError("--to takes a language code (en, pt, …)") }
@@ -72,6 +81,7 @@ struct TranslateCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
+            if liveInput.listSources { return try LiveInputOptions.printSources() }
             let engine = SpeechInput.engine(threads: threads)
             try await SpeechInput.requireWhisper(model, in: engine)
             let spoken = language == "auto" ? nil : language
@@ -92,6 +102,7 @@ struct TranslateCommand: AsyncParsableCommand {
                 speaker = try await TranslationSpeaker(path: output, language: spokenTarget, voice: voice, engine: engine)
             }
             if let speaker, !quiet { SpeechInput.note("voice: \(speaker.voiceDescription)") }
+            guard let input else { return try await runLive(engine: engine, spoken: spoken, speaker: speaker) }
             let audio = try SpeechInput.read(input)
             let options = TranscriptionOptions(language: spoken, task: .transcribe, beamSize: beamSize)
             let detector = vad ? try await SpeechInput.voiceActivityDetector(in: engine) : nil
@@ -144,7 +155,7 @@ struct TranslateCommand: AsyncParsableCommand {
                 let output: String?
             }
             let document = Document(
-                input: input, spokenLanguage: segments.first?.spokenLanguage, targetLanguage: to, recognitionModel: model,
+                input: input ?? "live", spokenLanguage: segments.first?.spokenLanguage, targetLanguage: to, recognitionModel: model,
                 duration: duration, translation: segments.map(\.translation).filter { !$0.isEmpty }.joined(separator: " "),
                 segments: segments, voice: voice?.voice.id, voiceLanguageIsNative: voice?.native,
                 speechSeconds: voice?.synthesisSeconds, output: output)

@@ -1,0 +1,54 @@
+import Foundation
+import WarbleEngine
+import WarblePlayback
+import WarbleSpeech
+
+extension TranslateCommand {
+    /// `--live`: speech from the sound server, translated a segment at a time as it is recognised,
+    /// printed (and spoken into -o) until Ctrl-C or --max-seconds. The route is fixed before the audio
+    /// comes: the language given, or (auto) English as the pivot for a target other than English.
+    func runLive(engine: Engine, spoken: String?, speaker: TranslationSpeaker?) async throws {
+        guard await !engine.models(offering: .voiceActivity).isEmpty else {
+            throw ModelError(.badModel, "--live needs Silero VAD, which is not installed; install it with: scripts/models/silero-vad.sh")
+        }
+        let route = try await engine.speechTranslationRoute(model: model, spoken: spoken, target: to)
+        let capture: LiveCapture
+        do {
+            capture = try LiveCapture(source: liveInput.source, maxSeconds: liveInput.maxSeconds)
+        } catch {
+            throw ModelError(.badInput, "\(error)")
+        }
+        let interruption = Interruption.watch { capture.stop() }
+        defer { interruption.stop() }
+        let transcription = TranscriptionOptions(language: spoken, task: route.task, beamSize: beamSize)
+        let transcriber = try await engine.liveTranscriber(model: model, options: LiveRecognitionOptions(transcription: transcription))
+        // The text goes where the captions of `transcribe --live` go; with -o - the audio has standard output.
+        let writer = try CaptionWriter(format: format, words: false, path: nil, handle: output == "-" ? .standardError : nil)
+        if !quiet {
+            SpeechInput.note("listening to \(liveInput.source ?? "the default source"); \(route) (Ctrl-C ends)")
+        }
+        var speaker = speaker
+        var translated: [TranslatedSegment] = []
+        for try await event in transcriber.events(from: capture.chunks) {
+            guard case .utterance(let utterance) = event else { continue }
+            for segment in utterance.segments {
+                let result = try await engine.translated(segment, route: route, spoken: spoken)
+                guard !result.translation.isEmpty else { continue }
+                translated.append(result)
+                if !quiet, result.text != result.translation {
+                    SpeechInput.note(String(format: "%.1f–%.1f s (%@): %@", result.start, result.end, result.textLanguage, result.text))
+                }
+                try writer.settle([TranscriptSegment(start: result.start, end: result.end, text: result.translation, tokens: [],
+                                                     language: result.targetLanguage)])
+                try await speaker?.speak(result.translation)
+            }
+        }
+        try speaker?.finish()
+        try writer.close()
+        if !quiet {
+            let why = interruption.signal != nil ? "stopped by a signal" : (liveInput.maxSeconds != nil ? "--max-seconds reached" : "input ended")
+            SpeechInput.note(String(format: "live: %d segment%@ translated in %.1f s of audio (%@)", translated.count,
+                                    translated.count == 1 ? "" : "s", capture.capturedSeconds, why))
+        }
+    }
+}
