@@ -35,6 +35,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // MARK: ONNX Runtime
@@ -102,6 +103,9 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: History (sessions in SQLite through GRDB, audio content-addressed under $WARBLE_HOME/history/)
+        .target(name: "WarbleHistory", dependencies: ["WarbleEngine", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+
         // MARK: speech-dispatcher module
         .target(name: "WarbleSpeechd", dependencies: ["WarbleSpeech", "WarbleText"], swiftSettings: strict),
         // Links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
@@ -125,7 +129,7 @@ let package = Package(
             name: "warble",
             dependencies: [
                 "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleSpeech", "WarbleEngine", "WarbleServer", "WarblePlayback", "WarbleAAC",
-                "WarbleHub",
+                "WarbleHub", "WarbleHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -142,6 +146,8 @@ let package = Package(
         .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine"], swiftSettings: strict),
         // Pulls from tools/hub/hub_server.py (the Hub imitation) and speaks with what was pulled.
         .testTarget(name: "WarbleHubTests", dependencies: ["WarbleHub", "WarbleEngine", "WarbleModels", "WarblePhonemes", "WarbleAudio"], swiftSettings: strict),
+        // Spawns python3 (its sqlite3 module, the same SQLite) as the concurrent writer and as the writer killed mid-transaction.
+        .testTarget(name: "WarbleHistoryTests", dependencies: ["WarbleHistory"], swiftSettings: strict),
         .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleSpeech"], swiftSettings: strict),
         // Real voices end to end (also through the server's routes, handed the engine as `warble serve`
         // does); links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.

@@ -21,7 +21,7 @@ done
 # --- System packages (Debian) --------------------------------------------------------------
 apt_packages=(
     pkg-config unzip sox espeak-ng libpulse-dev libavcodec-dev
-    libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev zlib1g-dev
+    libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev zlib1g-dev libsqlite3-dev
 )
 # python3 -m venv and pip: the tool environment, and fetch_wheel's `pip download` of the pinned wheels.
 apt_packages+=(python3-venv python3-pip)
