@@ -7,7 +7,8 @@
 # on, and the delay from the end of playback to the printed line is measured (and printed); --max-seconds
 # ends the capture, exit 0; Ctrl-C (SIGINT) right after the speech keeps what was heard (printed, exit 0);
 # --format json gives a JSON object per line; the errors: no server (PULSE_SERVER=unix:/nonexistent), an
-# unknown source (the message lists the sources), --live with files, --source without --live.
+# unknown source (the message lists the sources), --live with files, --source without --live; and
+# `warble translate --live --to pt`: the Portuguese printed as it is heard and spoken into -o.
 #
 #   scripts/test-live.sh              # debug build (shares .build with scripts/test.sh)
 #   scripts/test-live.sh --release    # release build, for the delay figure
@@ -173,6 +174,45 @@ else
     fail "warble transcribe --live --format json starts listening: $(tail -3 "$work/sigint.err")"
 fi
 
+# --- translate --live: the same speech translated into Portuguese as it is heard, spoken into -o ----
+# A WARBLE_HOME with the installed models and the Marian EN→PT fixture (tools/marian/make_fixtures.py,
+# which scripts/test.sh runs first: what `warble models pull pypi:marian-enpt-tiny` installs).
+marian="$warble_root/Tests/Fixtures/generated/marian/enpt"
+if [[ -d "$marian" ]]; then
+    mkdir -p "$work/thome/models"
+    for model in "$WARBLE_HOME/models"/*/; do ln -s "${model%/}" "$work/thome/models/$(basename "$model")"; done
+    ln -s "$marian" "$work/thome/models/marian-enpt-tiny"
+    [[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$work/thome/lib"
+    WARBLE_HOME="$work/thome" "$warble" translate --live --source captions.monitor --to pt --language en --model whisper-tiny.en \
+        --max-seconds 60 -o "$work/live-pt.wav" >"$work/tlive.out" 2>"$work/tlive.err" &
+    live_pid=$!
+    pids+=("$live_pid")
+    if wait_for "$work/tlive.err" "listening" 60; then
+        paplay -d captions "$work/fox.wav"
+        played="$(now)"
+        if wait_for "$work/tlive.out" "raposa" 60; then
+            delay="$(awk -v a="$played" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
+            pass "translate --live: the Portuguese is printed $delay s after the end of playback: $(head -1 "$work/tlive.out")"
+        else
+            fail "translate --live prints the Portuguese (raposa): got '$(cat "$work/tlive.out")'; stderr: $(tail -3 "$work/tlive.err")"
+        fi
+    else
+        fail "warble translate --live starts listening: $(tail -3 "$work/tlive.err")"
+    fi
+    kill -INT "$live_pid" 2>/dev/null || true
+    status=0
+    wait "$live_pid" || status=$?
+    seconds="$(soxi -D "$work/live-pt.wav" 2>/dev/null || echo 0)"
+    if [[ $status == 0 ]] && awk -v s="$seconds" 'BEGIN { exit !(s > 1) }' && grep -q "1 segment translated" "$work/tlive.err" \
+        && grep -q "kokoro-jm_kumo, speaking pt-BR" "$work/tlive.err"; then
+        pass "translate --live: Ctrl-C ends it (exit 0) with $seconds s of Portuguese speech in the -o file"
+    else
+        fail "translate --live ends with exit 0 and speech in -o: exit $status, $seconds s; $(tail -3 "$work/tlive.err")"
+    fi
+else
+    fail "translate --live needs $marian (made by tools/marian/make_fixtures.py; scripts/test.sh makes it)"
+fi
+
 # --- errors -------------------------------------------------------------------------------------
 # expect_error DESCRIPTION PATTERN COMMAND... -> the command fails with PATTERN on standard error.
 expect_error() {
@@ -193,6 +233,8 @@ expect_error "an unknown source lists the sources" "no sound source named 'nope'
     "$warble" transcribe --live --source nope --max-seconds 1
 expect_error "--live with a file" "either --live or files" "$warble" transcribe --live "$work/fox.wav"
 expect_error "--source without --live" "--source needs --live" "$warble" transcribe --source captions.monitor "$work/fox.wav"
+expect_error "translate: --live with a file" "either --live or files" "$warble" translate --live "$work/fox.wav" --to pt
+expect_error "translate: no file and no --live" "give an audio file" "$warble" translate --to pt
 
 printf '%s passed, %s failed\n' "$passed" "$failed"
 ((failed == 0))

@@ -12,6 +12,8 @@ extension TranslateCommand {
             throw ModelError(.badModel, "--live needs Silero VAD, which is not installed; install it with: scripts/models/silero-vad.sh")
         }
         let route = try await engine.speechTranslationRoute(model: model, spoken: spoken, target: to)
+        // Loaded before listening, so that the first segment does not wait for it.
+        if let pair = route.translation { _ = try await engine.translator(for: pair) }
         let capture: LiveCapture
         do {
             capture = try LiveCapture(source: liveInput.source, maxSeconds: liveInput.maxSeconds)
