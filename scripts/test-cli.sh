@@ -565,5 +565,51 @@ check "translate: no model for the target names the pull; a voice that cannot sp
     [[ ! -e '$work/x.wav' ]] &&
     ! ${sw[*]} translate '$work/flight.wav' --to en --language de --model whisper-tiny.en 2> '$work/tr4' && grep -q 'English-only' '$work/tr4'"
 
+# History (#24): transcribe keeps each session in $WARBLE_HOME/history unless --no-history; `warble history`
+# lists, shows, searches, deletes and clears them. An isolated home with the installed models linked in.
+history_home="$work/history-home"
+mkdir -p "$history_home/models"
+for model in "$real_home/models"/*/; do ln -s "${model%/}" "$history_home/models/$(basename "$model")"; done
+[[ -d "$real_home/lib" ]] && ln -s "$real_home/lib" "$history_home/lib"
+hw=(env "WARBLE_HOME=$history_home" "$warble")
+check "history: transcribe keeps its session (first-use note once), --no-history skips it, list --json shows them" bash -c "
+    '$warble' say 'The lighthouse keeper counted seven ships.' -o '$work/ships.wav' -q &&
+    ${hw[*]} transcribe '$work/ships.wav' > '$work/h1.txt' 2> '$work/h1.err' && grep -qi 'lighthouse' '$work/h1.txt' &&
+    grep -q 'keeping this session in history' '$work/h1.err' &&
+    ${hw[*]} transcribe '$work/ships.wav' > /dev/null 2> '$work/h2.err' && ! grep -q 'keeping this session' '$work/h2.err' &&
+    ${hw[*]} transcribe --no-history '$work/ships.wav' > /dev/null 2>&1 &&
+    ${hw[*]} history list --json > '$work/hl.json' &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d) == 2 and all(s[\"kind\"] == \"transcription\" for s in d) else 1)' '$work/hl.json' &&
+    ${hw[*]} history list | grep -qi 'transcription.*lighthouse' &&
+    [[ \$(find '$history_home/history/audio' -type f | wc -l) == 1 ]]"
+check "history: show --json has the transcript and the input audio (same bytes); search finds words, not others" bash -c "
+    id=\$(${hw[*]} history list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"id\"])') &&
+    ${hw[*]} history show \$id --json > '$work/hs.json' &&
+    cmp \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"audio\"][0][\"path\"])' '$work/hs.json')\" '$work/ships.wav' &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any(\"lighthouse\" in t[\"text\"].lower() for t in d[\"texts\"] if t[\"role\"] == \"transcript\") else 1)' '$work/hs.json' &&
+    ${hw[*]} history show \$id | grep -q 'input audio:' &&
+    [[ \$(${hw[*]} history search 'lighthouse' --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))') == 2 ]] &&
+    ${hw[*]} history search 'submarine' | grep -q 'No session holds'"
+check "history: delete ID, then clear refuses without a terminal or --yes, clear --yes empties it (audio too)" bash -c "
+    id=\$(${hw[*]} history list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"id\"])') &&
+    ${hw[*]} history delete \$id | grep -q \"deleted session \$id\" && ! ${hw[*]} history show \$id 2> '$work/hd.err' &&
+    grep -q \"no session \$id\" '$work/hd.err' && ! ${hw[*]} history delete \$id 2> /dev/null &&
+    [[ \$(find '$history_home/history/audio' -type f | wc -l) == 1 ]] &&
+    ! ${hw[*]} history clear < /dev/null 2> '$work/hc.err' && grep -q 'add --yes' '$work/hc.err' &&
+    ${hw[*]} history clear --yes | grep -q 'deleted 1 session' &&
+    ${hw[*]} history list | grep -q 'No sessions' && [[ \$(find '$history_home/history/audio' -type f | wc -l) == 0 ]]"
+check "history: say keeps nothing by default; say --history keeps the text, the voice and the -o audio" bash -c "
+    ${hw[*]} say 'Not kept.' -o '$work/nk.wav' -q && ${hw[*]} history list | grep -q 'No sessions' &&
+    ${hw[*]} say 'Remember the milk.' --history -o '$work/milk.wav' -q &&
+    ${hw[*]} history list --json > '$work/hsay.json' &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d) == 1 and d[0][\"kind\"] == \"speech\" and d[0][\"preview\"] == \"Remember the milk.\" and d[0].get(\"voice\") else 1)' '$work/hsay.json' &&
+    cmp \"\$(find '$history_home/history/audio' -type f)\" '$work/milk.wav'"
+check "history: a history that cannot be written is a warning; transcribe's output is still produced" bash -c "
+    mkdir -p '$work/broken-home' && ln -s '$history_home/models' '$work/broken-home/models' &&
+    { [[ ! -d '$history_home/lib' ]] || ln -s '$history_home/lib' '$work/broken-home/lib'; } &&
+    touch '$work/broken-home/history' &&
+    env WARBLE_HOME='$work/broken-home' '$warble' transcribe '$work/ships.wav' > '$work/hb.txt' 2> '$work/hb.err' &&
+    grep -qi 'lighthouse' '$work/hb.txt' && grep -q 'warning: session not kept in history: cannot open the history' '$work/hb.err'"
+
 echo "cli: $passed passed, $failed failed" $( (( skipped )) && echo "($skipped skipped: WARBLE_CHECKS=$WARBLE_CHECKS)")
 [[ $failed == 0 ]]

@@ -27,9 +27,19 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
         case .readOnly: cause = "it is read-only or not writable"
         case .diskFull: cause = "the disk is full"
         case .corrupt: cause = "the database is damaged"
-        case .notFound, .other: cause = "\(error)"
+        case .notFound, .other: cause = describe(error)
         }
         return HistoryError(reason, "cannot \(what) at \(path): \(cause)")
+    }
+
+    /// A sentence for people: SQLite's message, else Foundation's description (not the NSError dump).
+    private static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? error.description }
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
     }
 
     private static func classify(_ error: any Error) -> Reason {

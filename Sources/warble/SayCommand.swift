@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleEngine
+import WarbleHistory
 import WarbleText
 
 /// `warble say`: text or SSML in, speech out, streamed as it is produced.
@@ -88,6 +89,8 @@ struct SayCommand: AsyncParsableCommand {
     @Option(help: "Threads for ONNX Runtime (0: automatic; with two cores or more, the next sentence is rendered while the current one is out, each on half the cores).")
     var threads = 0
 
+    @OptionGroup(title: "History") var history: HistoryOptIn
+
     @Flag(name: .shortAndLong, help: "No progress or summary on standard error.")
     var quiet = false
 
@@ -129,6 +132,7 @@ struct SayCommand: AsyncParsableCommand {
         switch outcome {
         case .finished(let summary):
             if !quiet, let path, path != "-" { Self.note(summary) }
+            if history.enabled { HistoryRecorder.record(HistoryRecorder.speech(text: input, voice: voice.id, output: path)) }
         case .interrupted(let summary):
             if !quiet { Self.note("interrupted; " + summary) }
             throw ExitCode(128 + (interruption.signal ?? SIGINT))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WarbleAudio
 import WarbleEngine
+import WarbleHistory
 
 /// `warble transcribe`: speech to text with Whisper, locally.
 struct TranscribeCommand: AsyncParsableCommand {
@@ -45,6 +46,8 @@ struct TranscribeCommand: AsyncParsableCommand {
     @Flag(help: "No progress messages on standard error.")
     var quiet = false
 
+    @OptionGroup(title: "History") var history: HistoryOptOut
+
     func validate() throws {
         try liveInput.validate(files: files)
         if liveInput.live || liveInput.listSources {
@@ -65,7 +68,9 @@ struct TranscribeCommand: AsyncParsableCommand {
             let engine = SpeechInput.engine(threads: recognition.threads)
             try await SpeechInput.requireWhisper(recognition.model, in: engine)
             var rendered: [String] = []
+            var sessions: [NewSession] = []
             for file in files {
+                let started = Date()
                 let audio = try SpeechInput.read(file)
                 let segments = try await recognition.transcribe(audio, engine: engine, task: task,
                                                                 wordTimestamps: wordTimestamps, progress: quiet ? nil : file)
@@ -76,6 +81,10 @@ struct TranscribeCommand: AsyncParsableCommand {
                 } else {
                     rendered.append(text)
                 }
+                if history.enabled {
+                    sessions.append(HistoryRecorder.transcription(file: file, segments: segments, duration: audio.duration,
+                                                                  model: recognition.model, seconds: Date().timeIntervalSince(started)))
+                }
             }
             var all = rendered.joined(separator: format == .text ? "\n" : "")
             if format == .json, files.count > 1 { all = "[\n" + rendered.joined(separator: ",\n") + "]\n" }
@@ -85,6 +94,7 @@ struct TranscribeCommand: AsyncParsableCommand {
             } else {
                 FileHandle.standardOutput.write(Data(all.utf8))
             }
+            for session in sessions { HistoryRecorder.record(session) }
         } catch let error as ModelError {
             // The message says what was wrong and what to do; no usage text after it.
             SpeechInput.note("error: \(error.message)")

@@ -10,6 +10,6 @@ struct Warble: AsyncParsableCommand {
             scripts/setup.sh installs them. Start with `warble doctor` to see what is ready.
             """,
         version: WarbleVersion.description,
-        subcommands: [SayCommand.self, VoicesCommand.self, TranscribeCommand.self, TranslateCommand.self, TranslateTextCommand.self, DoctorCommand.self, ModelsCommand.self, InspectCommand.self, BenchCommand.self, ServeCommand.self, SpeechdCommand.self, VoiceCommand.self]
+        subcommands: [SayCommand.self, VoicesCommand.self, TranscribeCommand.self, TranslateCommand.self, TranslateTextCommand.self, DoctorCommand.self, ModelsCommand.self, InspectCommand.self, BenchCommand.self, ServeCommand.self, SpeechdCommand.self, VoiceCommand.self, HistoryCommand.self]
     )
 }

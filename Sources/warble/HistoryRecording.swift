@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import WarbleEngine
+import WarbleHistory
+
+/// `--no-history`, for the commands that keep their sessions by default (transcribe, translate).
+struct HistoryOptOut: ParsableArguments {
+    @Flag(name: .customLong("no-history"), help: "Do not keep this session in the history (`warble history`).")
+    var noHistory = false
+
+    var enabled: Bool { !noHistory }
+}
+
+/// `--history`, for the commands that keep a session only when asked (say).
+struct HistoryOptIn: ParsableArguments {
+    @Flag(name: .customLong("history"), help: "Keep this session (text and audio) in the history (`warble history`).")
+    var keep = false
+
+    var enabled: Bool { keep }
+}
+
+/// Records a command's session in `$WARBLE_HOME/history`. Never fails the command: a history that cannot be
+/// written (read-only home, full disk) is a warning on standard error, after the command's output.
+enum HistoryRecorder {
+    /// The marker that says the first-use note was shown.
+    static let noticeMarker = ".first-use-noted"
+
+    /// Records `session` (when `enabled`); returns its id, or nil when it was not kept.
+    @discardableResult
+    static func record(_ session: NewSession, enabled: Bool = true, home: URL = ModelStore.defaultHome) -> Int64? {
+        guard enabled else { return nil }
+        let directory = HistoryStore.directory(home: home)
+        do {
+            let id = try HistoryStore(directory: directory).record(session)
+            noteFirstUse(in: directory)
+            return id
+        } catch let error as HistoryError {
+            SpeechInput.note("warning: session not kept in history: \(error.message)")
+        } catch {
+            SpeechInput.note("warning: session not kept in history: \(error)")
+        }
+        return nil
+    }
+
+    /// The one-call form for a command: kind, what was used, the texts and the audio.
+    @discardableResult
+    static func record(kind: SessionKind, enabled: Bool = true, model: String? = nil, voice: String? = nil,
+                       sourceLanguage: String? = nil, targetLanguage: String? = nil, duration: Double? = nil,
+                       timings: [String: Double] = [:], texts: [SessionTextRole: String],
+                       inputAudio: (data: Data, format: String)? = nil, outputAudio: (data: Data, format: String)? = nil) -> Int64? {
+        guard enabled else { return nil }
+        var audio: [NewSession.Audio] = []
+        if let inputAudio { audio.append(.init(role: .input, data: inputAudio.data, format: inputAudio.format)) }
+        if let outputAudio { audio.append(.init(role: .output, data: outputAudio.data, format: outputAudio.format)) }
+        return record(NewSession(kind: kind, model: model, voice: voice, sourceLanguage: sourceLanguage, targetLanguage: targetLanguage,
+                                 duration: duration, timings: timings, texts: texts.filter { !$0.value.isEmpty }, audio: audio))
+    }
+
+    /// The input file's bytes and extension for the history (nil for standard input, which was consumed).
+    static func inputAudio(_ path: String) -> (data: Data, format: String)? {
+        guard path != "-", let data = FileManager.default.contents(atPath: path) else { return nil }
+        let format = URL(fileURLWithPath: path).pathExtension
+        return (data, format.isEmpty ? "bin" : format)
+    }
+
+    private static func noteFirstUse(in directory: URL) {
+        let marker = directory.appendingPathComponent(noticeMarker)
+        guard !FileManager.default.fileExists(atPath: marker.path) else { return }
+        SpeechInput.note("keeping this session in history (\(directory.path); add `--no-history` to skip; `warble history` to see it)")
+        _ = FileManager.default.createFile(atPath: marker.path, contents: Data())
+    }
+}
+
+extension HistoryRecorder {
+    /// A `warble transcribe` session for one input file: transcript, SRT cues, the file's audio.
+    static func transcription(file: String, segments: [TranscriptSegment], duration: Double, model: String, seconds: Double) -> NewSession {
+        let transcript = segments.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        var texts: [SessionTextRole: String] = [.transcript: transcript]
+        if let srt = try? TranscriptFormat.srt.render(segments, language: segments.first?.language, duration: duration), !srt.isEmpty {
+            texts[.srt] = srt
+        }
+        let input = inputAudio(file)
+        return NewSession(kind: .transcription, model: model, sourceLanguage: segments.first?.language, duration: duration,
+                          timings: ["total": seconds], texts: texts.filter { !$0.value.isEmpty },
+                          audio: input.map { [.init(role: .input, data: $0.data, format: $0.format)] } ?? [])
+    }
+}
+
+extension HistoryRecorder {
+    /// A `warble say --history` session: the text, the voice, and the audio written with -o (when it went to a file).
+    static func speech(text: String, voice: String, output: String?) -> NewSession {
+        var audio: [NewSession.Audio] = []
+        if let output, output != "-", let data = FileManager.default.contents(atPath: output) {
+            let format = URL(fileURLWithPath: output).pathExtension
+            audio.append(.init(role: .output, data: data, format: format.isEmpty ? "bin" : format))
+        }
+        return NewSession(kind: .speech, voice: voice, texts: [.source: text], audio: audio)
+    }
+}
