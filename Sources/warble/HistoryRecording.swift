@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WarbleEngine
 import WarbleHistory
+import WarbleSpeech
 
 /// `--no-history`, for the commands that keep their sessions by default (transcribe, translate).
 struct HistoryOptOut: ParsableArguments {
@@ -95,5 +96,31 @@ extension HistoryRecorder {
             audio.append(.init(role: .output, data: data, format: format.isEmpty ? "bin" : format))
         }
         return NewSession(kind: .speech, voice: voice, texts: [.source: text], audio: audio)
+    }
+}
+
+extension HistoryRecorder {
+    /// A `warble translate` session from its segments: Whisper's text (transcript), the translation and its SRT
+    /// cues, the route and the timings, the input audio and the spoken translation written with -o (when a file).
+    static func translation(input: String, segments: [TranslatedSegment], duration: Double, model: String, target: String,
+                            voice: String?, speechSeconds: Double?, output: String?) -> NewSession {
+        let transcript = segments.map(\.text).filter { !$0.isEmpty }.joined(separator: " ")
+        let translation = segments.map(\.translation).filter { !$0.isEmpty }.joined(separator: " ")
+        let cues = segments.map {
+            TranscriptSegment(start: $0.start, end: $0.end, text: $0.translation, tokens: [], language: $0.targetLanguage)
+        }
+        var timings = ["recognition": segments.reduce(0) { $0 + $1.recognitionSeconds },
+                       "translation": segments.reduce(0) { $0 + $1.translationSeconds }]
+        timings["synthesis"] = speechSeconds
+        var audio: [NewSession.Audio] = []
+        if let heard = inputAudio(input) { audio.append(.init(role: .input, data: heard.data, format: heard.format)) }
+        if let output, output != "-", let data = FileManager.default.contents(atPath: output) {
+            let format = URL(fileURLWithPath: output).pathExtension
+            audio.append(.init(role: .output, data: data, format: format.isEmpty ? "bin" : format))
+        }
+        let texts: [SessionTextRole: String] = [.transcript: transcript, .translation: translation, .srt: TranscriptRendering.subRip(cues)]
+        return NewSession(kind: .translation, model: model, voice: voice, sourceLanguage: segments.first?.spokenLanguage,
+                          targetLanguage: segments.first?.targetLanguage ?? target, duration: duration, timings: timings,
+                          texts: texts.filter { !$0.value.isEmpty }, audio: audio)
     }
 }
