@@ -103,3 +103,20 @@ bench_warble() {
     swift build -c release --product warble --scratch-path "$scratch" >&2
     warble="$scratch/release/warble"
 }
+
+# install_debian_packages PACKAGE... -> installs (apt-get, as root or through sudo) those not installed yet.
+install_debian_packages() {
+    local p missing=() sudo=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    ((${#missing[@]})) || return 0
+    say "installing Debian packages: ${missing[*]}"
+    if [[ $(id -u) != 0 ]]; then
+        command -v sudo >/dev/null || die "need root to install ${missing[*]}: run 'apt-get install ${missing[*]}' as root"
+        sudo=(sudo)
+    fi
+    "${sudo[@]}" apt-get update -qq >/dev/null || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
+        || die "apt-get install ${missing[*]} failed"
+}

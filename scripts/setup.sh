@@ -30,21 +30,7 @@ if [[ $dev == 1 ]]; then
     apt_packages+=(curl time pulseaudio pulseaudio-utils)
 fi
 
-missing=()
-for p in "${apt_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    say "installing Debian packages: ${missing[*]}"
-    sudo=()
-    if [[ $(id -u) != 0 ]]; then
-        command -v sudo >/dev/null || die "need root to install ${missing[*]}: run 'apt-get install ${missing[*]}' as root"
-        sudo=(sudo)
-    fi
-    "${sudo[@]}" apt-get update -qq >/dev/null || die "apt-get update failed"
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-        || die "apt-get install ${missing[*]} failed"
-fi
+install_debian_packages "${apt_packages[@]}"
 
 # --- Python version -----------------------------------------------------------------------
 # The pinned wheels (scripts/pins.txt for ONNX Runtime; tools/*.lock for the tool environment) are

@@ -26,21 +26,7 @@ if [[ "$configuration" == release ]]; then max_delay="${LIVE_MAX_DELAY:-5}"; els
 
 # --- packages -----------------------------------------------------------------------------------
 packages=(pulseaudio pulseaudio-utils)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    sudo=()
-    if [[ $EUID -ne 0 ]]; then
-        command -v sudo >/dev/null || die "need root to install ${missing[*]}: run 'apt-get install ${missing[*]}' as root"
-        sudo=(sudo)
-    fi
-    say "installing ${missing[*]}"
-    "${sudo[@]}" apt-get update -qq >/dev/null || die "apt-get update failed"
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-        || die "apt-get install ${missing[*]} failed"
-fi
+install_debian_packages "${packages[@]}"
 [[ -d "$WARBLE_HOME/models/whisper-tiny.en" && -d "$WARBLE_HOME/models/silero-vad" ]] \
     || die "whisper-tiny.en or silero-vad is not installed in $WARBLE_HOME/models: run scripts/setup.sh first"
 
@@ -100,6 +86,24 @@ wait_for() {
 }
 now() { date +%s.%N; }
 
+# listen_and_play NAME PATTERN COMMAND... -> starts COMMAND (a live capture) in the background, its output
+# in $work/NAME.out and .err, plays the speech into the sink once it listens, and waits for PATTERN in
+# its output. Sets live_pid, and delay (seconds from the end of playback to the line). Returns 1 when it
+# never listened, 2 when the line never came.
+listen_and_play() {
+    local name="$1" pattern="$2" played
+    shift 2
+    "$@" >"$work/$name.out" 2>"$work/$name.err" &
+    live_pid=$!
+    pids+=("$live_pid")
+    wait_for "$work/$name.err" "listening" 60 || return 1
+    sleep 0.5  # a little silence before the speech
+    paplay -d captions "$work/fox.wav"
+    played="$(now)"
+    wait_for "$work/$name.out" "$pattern" 60 || return 2
+    delay="$(awk -v a="$played" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
+}
+
 # The speech: Piper, 22050 Hz mono (played into a 48 kHz stereo sink: the server converts both ways).
 "$warble" say -q "The quick brown fox jumps over the lazy dog." -o "$work/fox.wav" || die "warble say failed"
 
@@ -112,27 +116,18 @@ fi
 
 # --- captions while capture goes on, the delay, --max-seconds -----------------------------------
 live=("$warble" transcribe --live --source captions.monitor --model whisper-tiny.en)
-started="$(now)"
-"${live[@]}" --max-seconds 30 >"$work/live.out" 2>"$work/live.err" &
-live_pid=$!
-pids+=("$live_pid")
-if wait_for "$work/live.err" "listening" 60; then
-    sleep 0.5  # a little silence before the speech
-    paplay -d captions "$work/fox.wav"
-    played="$(now)"
-    if wait_for "$work/live.out" "quick brown fox" 60; then
-        printed="$(now)"
-        delay="$(awk -v a="$played" -v b="$printed" 'BEGIN { printf "%.2f", b - a }')"
-        if awk -v d="$delay" -v m="$max_delay" 'BEGIN { exit !(d < m) }'; then
-            pass "the words are printed $delay s after the end of playback ($configuration build; allowed: $max_delay s): $(head -1 "$work/live.out")"
-        else
-            fail "the words are printed $delay s after the end of playback, more than $max_delay s"
-        fi
-        # The capture is still going (30 s): the line came out live, not at the end.
-        if kill -0 "$live_pid" 2>/dev/null; then pass "the line was printed while capturing"; else fail "warble had already ended when the line came"; fi
+result=0
+listen_and_play live "quick brown fox" "${live[@]}" --max-seconds 30 || result=$?
+if [[ $result == 0 ]]; then
+    if awk -v d="$delay" -v m="$max_delay" 'BEGIN { exit !(d < m) }'; then
+        pass "the words are printed $delay s after the end of playback ($configuration build; allowed: $max_delay s): $(head -1 "$work/live.out")"
     else
-        fail "the words played are printed: got '$(cat "$work/live.out")'; stderr: $(tail -3 "$work/live.err")"
+        fail "the words are printed $delay s after the end of playback, more than $max_delay s"
     fi
+    # The capture is still going (30 s): the line came out live, not at the end.
+    if kill -0 "$live_pid" 2>/dev/null; then pass "the line was printed while capturing"; else fail "warble had already ended when the line came"; fi
+elif [[ $result == 2 ]]; then
+    fail "the words played are printed: got '$(cat "$work/live.out")'; stderr: $(tail -3 "$work/live.err")"
 else
     fail "warble transcribe --live starts listening: $(tail -3 "$work/live.err")"
 fi
@@ -183,19 +178,13 @@ if [[ -d "$marian" ]]; then
     for model in "$WARBLE_HOME/models"/*/; do ln -s "${model%/}" "$work/thome/models/$(basename "$model")"; done
     ln -s "$marian" "$work/thome/models/marian-enpt-tiny"
     [[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$work/thome/lib"
-    WARBLE_HOME="$work/thome" "$warble" translate --live --source captions.monitor --to pt --language en --model whisper-tiny.en \
-        --max-seconds 60 -o "$work/live-pt.wav" >"$work/tlive.out" 2>"$work/tlive.err" &
-    live_pid=$!
-    pids+=("$live_pid")
-    if wait_for "$work/tlive.err" "listening" 60; then
-        paplay -d captions "$work/fox.wav"
-        played="$(now)"
-        if wait_for "$work/tlive.out" "raposa" 60; then
-            delay="$(awk -v a="$played" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
-            pass "translate --live: the Portuguese is printed $delay s after the end of playback: $(head -1 "$work/tlive.out")"
-        else
-            fail "translate --live prints the Portuguese (raposa): got '$(cat "$work/tlive.out")'; stderr: $(tail -3 "$work/tlive.err")"
-        fi
+    result=0
+    listen_and_play tlive "raposa" env WARBLE_HOME="$work/thome" "$warble" translate --live --source captions.monitor --to pt \
+        --language en --model whisper-tiny.en --max-seconds 60 -o "$work/live-pt.wav" || result=$?
+    if [[ $result == 0 ]]; then
+        pass "translate --live: the Portuguese is printed $delay s after the end of playback: $(head -1 "$work/tlive.out")"
+    elif [[ $result == 2 ]]; then
+        fail "translate --live prints the Portuguese (raposa): got '$(cat "$work/tlive.out")'; stderr: $(tail -3 "$work/tlive.err")"
     else
         fail "warble translate --live starts listening: $(tail -3 "$work/tlive.err")"
     fi

@@ -24,21 +24,7 @@ runs="${SPEECHD_RUNS:-5}"
 
 # --- packages -----------------------------------------------------------------------------------
 packages=(speech-dispatcher python3-speechd pulseaudio pulseaudio-utils sox)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-    sudo=()
-    if [[ $EUID -ne 0 ]]; then
-        command -v sudo >/dev/null || die "need root to install ${missing[*]}: run 'apt-get install ${missing[*]}' as root"
-        sudo=(sudo)
-    fi
-    say "installing ${missing[*]}"
-    "${sudo[@]}" apt-get update -qq >/dev/null || die "apt-get update failed"
-    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
-        || die "apt-get install ${missing[*]} failed"
-fi
+install_debian_packages "${packages[@]}"
 [[ -d "$WARBLE_HOME/models" ]] || die "no models in $WARBLE_HOME/models: run scripts/setup.sh first"
 
 # --- build --------------------------------------------------------------------------------------
