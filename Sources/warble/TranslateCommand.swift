@@ -11,9 +11,6 @@ struct TranslateCommand: AsyncParsableCommand {
         commandName: "translate",
         abstract: "Translate speech: Whisper, then a translation model, then a voice of the target language (-o).",
         discussion: """
-            --live translates what the sound server's source hears (see Live input), a line per segment \
-            as it is recognised (no partial lines); the route is then fixed before any audio: with \
-            --language auto and a target other than English, English is the pivot.
             The route: to English, Whisper's translate task (its transcription when the speech is English). \
             To another language (--to pt): Whisper's transcript, then a translation model from the spoken \
             language, or from English after Whisper's translate task when none is installed for it \
@@ -22,12 +19,17 @@ struct TranslateCommand: AsyncParsableCommand {
             Each segment's translation is printed as soon as it is ready (--format text; srt, vtt and json \
             are printed at the end, json with the transcript, the route, the voice and the timings); Whisper's \
             text of each segment, the voice used and the timings go to standard error (not with --quiet). \
-            With -o the translation is also spoken, segment by segment as it comes, into that file (.wav .flac .ogg .opus .mp3 .aiff .raw; - for standard \
-            output, the text then goes to standard error) with a voice of the target language: --voice, \
+            With -o the translation is also spoken, segment by segment as it comes, into that file (.wav \
+            .flac .ogg .opus .mp3 .aiff .raw; - for standard output, the text then goes to standard error) \
+            with a voice of the target language: --voice, \
             else an installed voice of that language, else a Kokoro voice speaking it through espeak-ng's \
             phonemes for it (Kokoro speaks en es fr hi it ja pt zh).
             Needs a multilingual Whisper model for speech that is not English (default whisper-base; \
             tools/whisper/install.sh whisper-base).
+            --live translates what the sound server's source hears (see Live input), a line per segment \
+            as it is recognised (no partial lines, unlike transcribe --live); the route is then fixed \
+            before any audio: with --language auto and a target other than English, English is the pivot. \
+            Translations of files are kept in the history (`warble history`; --no-history skips it).
             """
     )
 
