@@ -39,8 +39,8 @@ public struct SessionOptions: Sendable, Equatable {
     /// Registers Warble's own operators (domain `ai.warble`: Snake, see WarbleCustomOps.h), which
     /// models rewritten by tools/models/fuse_snake.py use.
     public var warbleOperators: Bool
-    /// Writes ONNX Runtime's per-operator profile (Chrome trace JSON, `PREFIX_<date>.json`) when the
-    /// session is released. Nil: the `WARBLE_ORT_PROFILE` environment variable's prefix, if set.
+    /// Writes ONNX Runtime's per-operator profile (Chrome trace JSON, `PREFIX_<pid>-<n>_<date>.json`,
+    /// one file a session) when the session is released. Nil: the `WARBLE_ORT_PROFILE` environment variable's prefix, if set.
     public var profilingPrefix: String?
 
     public init(
@@ -105,7 +105,9 @@ public struct SessionOptions: Sendable, Equatable {
             try api.check(warble_add_custom_ops(api.table, options), "Warble's operators")
         }
         if let prefix = profilingPrefix ?? ProcessInfo.processInfo.environment["WARBLE_ORT_PROFILE"], !prefix.isEmpty {
-            try prefix.withCString { try api.check(api.f.EnableProfiling(options, $0), "profiling") }
+            // ONNX Runtime names the file by the prefix and the second it was made: two sessions of one
+            // second (a model's encoder and decoder) would write one file at once, and garble it.
+            try ProfileNumbering.unique(prefix).withCString { try api.check(api.f.EnableProfiling(options, $0), "profiling") }
         }
         for provider in executionProviders {
             try provider.append(to: options, library: library)
@@ -149,5 +151,19 @@ public struct ExecutionProvider: Sendable, Equatable {
                 }
             }
         }
+    }
+}
+
+/// Profile file prefixes unique to each session of the process.
+enum ProfileNumbering {
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var next = 0
+
+    static func unique(_ prefix: String) -> String {
+        let number = lock.withLock { () -> Int in
+            next += 1
+            return next
+        }
+        return "\(prefix)_\(ProcessInfo.processInfo.processIdentifier)-\(number)"
     }
 }

@@ -111,4 +111,25 @@ import Testing
         #expect(!kernels.isEmpty)
         #expect(events.contains { ($0["name"] as? String) == "model_run" })
     }
+
+    /// ONNX Runtime names a profile by its prefix and the second: sessions made in the same second with
+    /// one prefix (a model's encoder and decoder) each get a file of their own, not one garbled file.
+    @Test func sessionsOfOneSecondWriteAFileEach() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warble-profile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let options = SessionOptions(profilingPrefix: folder.appendingPathComponent("run").path)
+            let sessions = try (0..<3).map { _ in try Session(path: try Fixtures.path("symbolic.onnx"), options: options) }
+            for session in sessions {
+                _ = try session.run(["x": try Tensor([Float](repeating: 1, count: 8), shape: [1, 2, 4])])
+            }
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.count == 3 && files.allSatisfy { $0.hasPrefix("run_") })
+        for file in files {
+            let data = try Data(contentsOf: folder.appendingPathComponent(file))
+            #expect((try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] != nil, "\(file) is not JSON")
+        }
+    }
 }

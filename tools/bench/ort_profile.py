@@ -5,7 +5,7 @@
     tools/bench/ort_profile.py /tmp/prof_*.json [--top 15]
 
 Every `warble` command honours WARBLE_ORT_PROFILE=PREFIX: each ONNX Runtime session it creates writes
-PREFIX_<date>.json (Chrome trace format) when it is released (a session still open when the process
+PREFIX_<pid>-<n>_<date>.json (Chrome trace format; n numbers the process's sessions) when it is released (a session still open when the process
 ends leaves its file empty). Prints, per file, the runs, the time
 inside Run and the kernels' time by operator type, largest first.
 """
