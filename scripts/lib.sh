@@ -120,3 +120,19 @@ install_debian_packages() {
     DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null \
         || die "apt-get install ${missing[*]} failed"
 }
+
+# start_pulseaudio DIR MODULE... -> a private PulseAudio server for a test: its socket DIR/run/native
+# (PULSE_SERVER must name it), its log in DIR/log/, the given modules loaded (a null sink, …). Appends its
+# pid to the caller's pids array; dies when it does not answer within 5 s.
+start_pulseaudio() {
+    local dir="$1" module loads=()
+    shift
+    for module in "$@"; do loads+=(-L "$module"); done
+    say "starting PulseAudio with a null sink"
+    pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
+        -L "module-native-protocol-unix auth-anonymous=1 socket=$dir/run/native" "${loads[@]}" \
+        --log-target="file:$dir/log/pulse.log" >"$dir/log/pulse.out" 2>&1 &
+    pids+=($!)
+    for _ in {1..50}; do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
+    pactl info >/dev/null 2>&1 || die "PulseAudio did not start (see $dir/log/pulse.log; KEEP=1 keeps it)"
+}

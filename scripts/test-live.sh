@@ -66,14 +66,7 @@ failed=0
 pass() { printf 'PASS %s\n' "$*"; passed=$((passed + 1)); }
 fail() { printf 'FAIL %s\n' "$*"; failed=$((failed + 1)); }
 
-say "starting PulseAudio with a null sink"
-pulseaudio -n --daemonize=no --exit-idle-time=-1 --disallow-exit --use-pid-file=no \
-    -L "module-native-protocol-unix auth-anonymous=1 socket=$work/run/native" \
-    -L "module-null-sink sink_name=captions rate=48000 channels=2" \
-    --log-target="file:$work/log/pulse.log" >"$work/log/pulse.out" 2>&1 &
-pids+=($!)
-for _ in {1..50}; do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
-pactl info >/dev/null 2>&1 || die "PulseAudio did not start (see $work/log/pulse.log; KEEP=1 keeps it)"
+start_pulseaudio "$work" "module-null-sink sink_name=captions rate=48000 channels=2"
 
 # wait_for FILE PATTERN SECONDS -> succeeds as soon as FILE has a line matching PATTERN (grep -i -E).
 wait_for() {
