@@ -5,7 +5,7 @@ import WarbleSpeech
 
 extension Engine {
     /// The installed text translators' language pairs.
-    var translationPairList: [LanguagePair] { translationPairs().map(\.pair) }
+    public var translationPairList: [LanguagePair] { translationPairs().map(\.pair) }
 
     /// Speech → text in `target`, segment by segment as Whisper recognises them (see
     /// `SpeechTranslationRoute.choose` for how). `options.language` nil detects the spoken language:
@@ -113,7 +113,7 @@ extension Engine {
             if LanguageCode.same(chosen.language, language) { return (chosen, true) }
             if try await renderer(for: chosen.model).speaks(language) { return (chosen, false) }
             throw ModelError(.unknownVoice, "voice '\(chosen.id)' speaks \(chosen.language) and its model cannot speak "
-                + "\(language); " + voiceHint(language))
+                + "\(language); " + voiceHint)
         }
         let all = voices
         if let preferred = defaultVoice, LanguageCode.same(preferred.language, language) { return (preferred, true) }
@@ -121,13 +121,14 @@ extension Engine {
         var tried = Set<String>()
         for model in ([defaultVoice?.model].compactMap { $0 } + all.map(\.model)) where tried.insert(model).inserted {
             guard let renderer = try? await renderer(for: model), renderer.speaks(language) else { continue }
-            let id = all.contains { $0.id == renderer.defaultVoice } ? renderer.defaultVoice : all.first { $0.model == model }?.id
-            if let id, let chosen = all.first(where: { $0.id == id }) { return (chosen, false) }
+            if let chosen = all.first(where: { $0.id == renderer.defaultVoice }) ?? all.first(where: { $0.model == model }) {
+                return (chosen, false)
+            }
         }
-        throw ModelError(.unknownVoice, "no installed voice speaks \(language); " + voiceHint(language))
+        throw ModelError(.unknownVoice, "no installed voice speaks \(language); " + voiceHint)
     }
 
-    private func voiceHint(_ language: String) -> String {
+    private var voiceHint: String {
         "Kokoro's voices speak " + KokoroModel.trainedLanguages.joined(separator: ", ")
             + " (scripts/models/kokoro.sh installs Kokoro)"
     }

@@ -43,25 +43,12 @@ enum HistoryRecorder {
         return nil
     }
 
-    /// The one-call form for a command: kind, what was used, the texts and the audio.
-    @discardableResult
-    static func record(kind: SessionKind, enabled: Bool = true, model: String? = nil, voice: String? = nil,
-                       sourceLanguage: String? = nil, targetLanguage: String? = nil, duration: Double? = nil,
-                       timings: [String: Double] = [:], texts: [SessionTextRole: String],
-                       inputAudio: (data: Data, format: String)? = nil, outputAudio: (data: Data, format: String)? = nil) -> Int64? {
-        guard enabled else { return nil }
-        var audio: [NewSession.Audio] = []
-        if let inputAudio { audio.append(.init(role: .input, data: inputAudio.data, format: inputAudio.format)) }
-        if let outputAudio { audio.append(.init(role: .output, data: outputAudio.data, format: outputAudio.format)) }
-        return record(NewSession(kind: kind, model: model, voice: voice, sourceLanguage: sourceLanguage, targetLanguage: targetLanguage,
-                                 duration: duration, timings: timings, texts: texts.filter { !$0.value.isEmpty }, audio: audio))
-    }
-
-    /// The input file's bytes and extension for the history (nil for standard input, which was consumed).
-    static func inputAudio(_ path: String) -> (data: Data, format: String)? {
-        guard path != "-", let data = FileManager.default.contents(atPath: path) else { return nil }
+    /// An audio file's bytes, kept in the role given, its format from its extension (nil for standard
+    /// input or output, which cannot be read again, and for a file that cannot be read).
+    static func audioFile(_ path: String?, role: SessionAudioRole) -> NewSession.Audio? {
+        guard let path, path != "-", let data = FileManager.default.contents(atPath: path) else { return nil }
         let format = URL(fileURLWithPath: path).pathExtension
-        return (data, format.isEmpty ? "bin" : format)
+        return NewSession.Audio(role: role, data: data, format: format.isEmpty ? "bin" : format)
     }
 
     private static func noteFirstUse(in directory: URL) {
@@ -80,22 +67,16 @@ extension HistoryRecorder {
         if let srt = try? TranscriptFormat.srt.render(segments, language: segments.first?.language, duration: duration), !srt.isEmpty {
             texts[.srt] = srt
         }
-        let input = inputAudio(file)
         return NewSession(kind: .transcription, model: model, sourceLanguage: segments.first?.language, duration: duration,
                           timings: ["total": seconds], texts: texts.filter { !$0.value.isEmpty },
-                          audio: input.map { [.init(role: .input, data: $0.data, format: $0.format)] } ?? [])
+                          audio: [audioFile(file, role: .input)].compactMap { $0 })
     }
 }
 
 extension HistoryRecorder {
     /// A `warble say --history` session: the text, the voice, and the audio written with -o (when it went to a file).
     static func speech(text: String, voice: String, output: String?) -> NewSession {
-        var audio: [NewSession.Audio] = []
-        if let output, output != "-", let data = FileManager.default.contents(atPath: output) {
-            let format = URL(fileURLWithPath: output).pathExtension
-            audio.append(.init(role: .output, data: data, format: format.isEmpty ? "bin" : format))
-        }
-        return NewSession(kind: .speech, voice: voice, texts: [.source: text], audio: audio)
+        NewSession(kind: .speech, voice: voice, texts: [.source: text], audio: [audioFile(output, role: .output)].compactMap { $0 })
     }
 }
 
@@ -112,12 +93,7 @@ extension HistoryRecorder {
         var timings = ["recognition": segments.reduce(0) { $0 + $1.recognitionSeconds },
                        "translation": segments.reduce(0) { $0 + $1.translationSeconds }]
         timings["synthesis"] = speechSeconds
-        var audio: [NewSession.Audio] = []
-        if let heard = inputAudio(input) { audio.append(.init(role: .input, data: heard.data, format: heard.format)) }
-        if let output, output != "-", let data = FileManager.default.contents(atPath: output) {
-            let format = URL(fileURLWithPath: output).pathExtension
-            audio.append(.init(role: .output, data: data, format: format.isEmpty ? "bin" : format))
-        }
+        let audio = [audioFile(input, role: .input), audioFile(output, role: .output)].compactMap { $0 }
         let texts: [SessionTextRole: String] = [.transcript: transcript, .translation: translation, .srt: TranscriptRendering.subRip(cues)]
         return NewSession(kind: .translation, model: model, voice: voice, sourceLanguage: segments.first?.spokenLanguage,
                           targetLanguage: segments.first?.targetLanguage ?? target, duration: duration, timings: timings,

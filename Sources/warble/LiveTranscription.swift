@@ -35,6 +35,27 @@ struct LiveInputOptions: ParsableArguments {
         if listSources, live || !files.isEmpty { throw ValidationError("--list-sources takes no files and no --live") }
     }
 
+    /// Checks that Silero VAD, which cuts live audio into segments, is installed.
+    static func requireDetector(in engine: Engine) async throws {
+        guard await !engine.models(offering: .voiceActivity).isEmpty else {
+            throw ModelError(.badModel, "--live needs Silero VAD, which is not installed; install it with: scripts/models/silero-vad.sh")
+        }
+    }
+
+    /// Starts capturing `--source` (for at most `--max-seconds`).
+    func startCapture() throws -> LiveCapture {
+        do {
+            return try LiveCapture(source: source, maxSeconds: maxSeconds)
+        } catch {
+            throw ModelError(.badInput, "\(error)")
+        }
+    }
+
+    /// Why a capture ended, for the closing summary.
+    func stopReason(_ interruption: Interruption) -> String {
+        interruption.signal != nil ? "stopped by a signal" : (maxSeconds != nil ? "--max-seconds reached" : "input ended")
+    }
+
     /// Prints the sources as a table.
     static func printSources() throws {
         let sources: [SoundSource]
@@ -66,12 +87,7 @@ struct LiveCaptions {
     let quiet: Bool
 
     func run(engine: Engine, model: String, transcription: TranscriptionOptions) async throws {
-        let capture: LiveCapture
-        do {
-            capture = try LiveCapture(source: options.source, maxSeconds: options.maxSeconds)
-        } catch {
-            throw ModelError(.badInput, "\(error)")
-        }
+        let capture = try options.startCapture()
         let interruption = Interruption.watch { capture.stop() }
         defer { interruption.stop() }
         let writer = try CaptionWriter(format: format, words: words, path: output)
@@ -97,7 +113,7 @@ struct LiveCaptions {
         writer.clearPartial()
         try writer.close()
         if !quiet {
-            let why = interruption.signal != nil ? "stopped by a signal" : (options.maxSeconds != nil ? "--max-seconds reached" : "input ended")
+            let why = options.stopReason(interruption)
             SpeechInput.note(String(format: "live: %d segment%@ recognised in %.1f s of audio, the last ending at %.1f s (%@)",
                                     utterances, utterances == 1 ? "" : "s", capture.capturedSeconds, lastEnd, why))
         }

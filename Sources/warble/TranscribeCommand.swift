@@ -106,9 +106,7 @@ struct TranscribeCommand: AsyncParsableCommand {
     func runLive() async throws {
         let engine = SpeechInput.engine(threads: recognition.threads)
         try await SpeechInput.requireWhisper(recognition.model, in: engine)
-        guard await !engine.models(offering: .voiceActivity).isEmpty else {
-            throw ModelError(.badModel, "--live needs Silero VAD, which is not installed; install it with: scripts/models/silero-vad.sh")
-        }
+        try await LiveInputOptions.requireDetector(in: engine)
         let options = recognition.transcriptionOptions(task: task, wordTimestamps: wordTimestamps)
         try await LiveCaptions(options: liveInput, format: format, words: wordTimestamps, output: output, quiet: quiet)
             .run(engine: engine, model: recognition.model, transcription: options)

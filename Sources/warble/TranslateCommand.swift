@@ -92,7 +92,7 @@ struct TranslateCommand: AsyncParsableCommand {
             let spoken = language == "auto" ? nil : language
             // Everything that can be refused is refused before any audio is recognised: no route to the
             // target, no voice for it.
-            let pairs = await engine.translationPairs().map(\.pair)
+            let pairs = await engine.translationPairList
             if !SpeechTranslationRoute.reachable(to, pairs: pairs) {
                 throw ModelError(.badModel, "no installed translation model translates into \(to)"
                     + TranslateTextCommand.installHint(for: LanguagePair(source: spoken ?? "en", target: to)))
@@ -115,10 +115,7 @@ struct TranslateCommand: AsyncParsableCommand {
             let text = output == "-" ? FileHandle.standardError : FileHandle.standardOutput
             for try await segment in engine.translateSpeech(audio, model: model, to: to, options: options, detector: detector) {
                 segments.append(segment)
-                // Whisper's text on standard error as each segment comes (unless it is the translation itself).
-                if !quiet, segment.text != segment.translation, !segment.text.isEmpty {
-                    SpeechInput.note(String(format: "%.1f–%.1f s (%@): %@", segment.start, segment.end, segment.textLanguage, segment.text))
-                }
+                if !quiet { Self.noteText(of: segment) }
                 if format == .text, !segment.translation.isEmpty { text.write(Data((segment.translation + "\n").utf8)) }
                 try await speaker?.speak(segment.translation)
             }
@@ -170,6 +167,12 @@ struct TranslateCommand: AsyncParsableCommand {
                 speechSeconds: voice?.synthesisSeconds, output: output)
             return try WarbleJSON.string(document, pretty: true) + "\n"
         }
+    }
+
+    /// Whisper's text of a segment on standard error, as it comes (unless it is the translation itself).
+    static func noteText(of segment: TranslatedSegment) {
+        guard segment.text != segment.translation, !segment.text.isEmpty else { return }
+        SpeechInput.note(String(format: "%.1f–%.1f s (%@): %@", segment.start, segment.end, segment.textLanguage, segment.text))
     }
 
     /// The timings and the route, on standard error.

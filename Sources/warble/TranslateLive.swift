@@ -8,18 +8,11 @@ extension TranslateCommand {
     /// printed (and spoken into -o) until Ctrl-C or --max-seconds. The route is fixed before the audio
     /// comes: the language given, or (auto) English as the pivot for a target other than English.
     func runLive(engine: Engine, spoken: String?, speaker: TranslationSpeaker?) async throws {
-        guard await !engine.models(offering: .voiceActivity).isEmpty else {
-            throw ModelError(.badModel, "--live needs Silero VAD, which is not installed; install it with: scripts/models/silero-vad.sh")
-        }
+        try await LiveInputOptions.requireDetector(in: engine)
         let route = try await engine.speechTranslationRoute(model: model, spoken: spoken, target: to)
         // Loaded before listening, so that the first segment does not wait for it.
         if let pair = route.translation { _ = try await engine.translator(for: pair) }
-        let capture: LiveCapture
-        do {
-            capture = try LiveCapture(source: liveInput.source, maxSeconds: liveInput.maxSeconds)
-        } catch {
-            throw ModelError(.badInput, "\(error)")
-        }
+        let capture = try liveInput.startCapture()
         let interruption = Interruption.watch { capture.stop() }
         defer { interruption.stop() }
         let transcription = TranscriptionOptions(language: spoken, task: route.task, beamSize: beamSize)
@@ -37,9 +30,7 @@ extension TranslateCommand {
                 let result = try await engine.translated(segment, route: route, spoken: spoken)
                 guard !result.translation.isEmpty else { continue }
                 translated.append(result)
-                if !quiet, result.text != result.translation {
-                    SpeechInput.note(String(format: "%.1f–%.1f s (%@): %@", result.start, result.end, result.textLanguage, result.text))
-                }
+                if !quiet { Self.noteText(of: result) }
                 try writer.settle([TranscriptSegment(start: result.start, end: result.end, text: result.translation, tokens: [],
                                                      language: result.targetLanguage)])
                 try await speaker?.speak(result.translation)
@@ -48,7 +39,7 @@ extension TranslateCommand {
         try speaker?.finish()
         try writer.close()
         if !quiet {
-            let why = interruption.signal != nil ? "stopped by a signal" : (liveInput.maxSeconds != nil ? "--max-seconds reached" : "input ended")
+            let why = liveInput.stopReason(interruption)
             SpeechInput.note(String(format: "live: %d segment%@ translated in %.1f s of audio (%@)", translated.count,
                                     translated.count == 1 ? "" : "s", capture.capturedSeconds, why))
         }
