@@ -70,10 +70,10 @@ let package = Package(
         .target(name: "WarbleSpeech", dependencies: ["WarbleAudio", "WarbleText"], swiftSettings: strict),
 
         // MARK: Models
-        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSystemZlib", providers: [.apt(["zlib1g-dev"])]),
         // Float kernels over a vocabulary of logits (max, sum of exponentials, top k), in C so that they vectorise.
         .target(name: "CVectorMath"),
-        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleAudio", "WarbleText", "CZlib", "CVectorMath"],
+        .target(name: "WarbleModels", dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleAudio", "WarbleText", "CSystemZlib", "CVectorMath"],
                 swiftSettings: strict),
 
         // MARK: Engine

@@ -1,5 +1,5 @@
 import WarbleSpeech
-import CZlib
+import CSystemZlib
 
 /// faster-whisper's repetition measure: UTF-8 length of the text over its zlib-compressed length
 /// (default level, as Python's `zlib.compress`).
