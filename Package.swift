@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
     ],
     targets: [
         // MARK: ONNX Runtime
@@ -103,8 +104,16 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // MARK: History (sessions in SQLite through GRDB, audio content-addressed under $WARBLE_HOME/history/)
-        .target(name: "WarbleHistory", dependencies: ["WarbleEngine", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: strict),
+        // MARK: History (sessions in SQLite through GRDB, audio content-addressed under $WARBLE_HOME/history/;
+        // export and import as ZIP archives through ZIPFoundation)
+        .target(
+            name: "WarbleHistory",
+            dependencies: [
+                "WarbleEngine", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: strict
+        ),
 
         // MARK: speech-dispatcher module
         .target(name: "WarbleSpeechd", dependencies: ["WarbleSpeech", "WarbleText"], swiftSettings: strict),

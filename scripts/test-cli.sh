@@ -611,6 +611,43 @@ check "history: say keeps nothing by default; say --history keeps the text, the 
     ${hw[*]} history list --json > '$work/hsay.json' &&
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d) == 1 and d[0][\"kind\"] == \"speech\" and d[0][\"preview\"] == \"Remember the milk.\" and d[0].get(\"voice\") else 1)' '$work/hsay.json' &&
     cmp \"\$(find '$history_home/history/audio' -type f)\" '$work/milk.wav'"
+# Export and import (the say --history session above): another home gets the same texts and audio bytes.
+import_home="$work/history-import-home"
+hi=(env "WARBLE_HOME=$import_home" "$warble")
+check "history: export -o writes a ZIP (not over a file without --force); import into another home gives the same texts and audio bytes, twice with one audio file" bash -c "
+    ${hw[*]} history export -o '$work/hx.zip' > '$work/hx.out' && grep -q 'Exported 1 session (1 audio file, .* MB) to $work/hx.zip' '$work/hx.out' &&
+    ! ${hw[*]} history export -o '$work/hx.zip' 2> '$work/hx.err' && grep -q 'add --force' '$work/hx.err' &&
+    ! ${hw[*]} history export --since yesterday -o '$work/hy.zip' 2> /dev/null && ${hw[*]} history export --since 2000-01-01 -o '$work/hx.zip' --force > /dev/null &&
+    ! ${hw[*]} history export --since 2999-01-01T00:00:00Z -o '$work/hy.zip' 2> '$work/hy.err' && grep -q 'no sessions to export' '$work/hy.err' && [[ ! -e '$work/hy.zip' ]] &&
+    ${hi[*]} history import '$work/hx.zip' | grep -q 'Imported 1 session: ids 1' &&
+    ${hi[*]} history import '$work/hx.zip' | grep -q 'Imported 1 session: ids 2' &&
+    [[ \$(find '$import_home/history/audio' -type f | wc -l) == 1 ]] &&
+    id=\$(${hw[*]} history list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"id\"])') &&
+    ${hw[*]} history show \$id --json > '$work/hx-a.json' && ${hi[*]} history show 1 --json > '$work/hx-b.json' &&
+    python3 -c '
+import json, sys, hashlib
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+digest = lambda s: [(x[\"role\"], hashlib.sha256(open(x[\"path\"], \"rb\").read()).hexdigest()) for x in s[\"audio\"]]
+same = a[\"texts\"] == b[\"texts\"] and a[\"timings\"] == b[\"timings\"] and digest(a) == digest(b) and len(digest(a)) == 1
+same = same and {k: v for k, v in a[\"summary\"].items() if k != \"id\"} == {k: v for k, v in b[\"summary\"].items() if k != \"id\"}
+sys.exit(0 if same else 1)' '$work/hx-a.json' '$work/hx-b.json'"
+check "history: import refuses a tampered audio entry, an unknown manifest version and a non-ZIP, and keeps nothing of them" bash -c "
+    python3 -c '
+import sys, zipfile, json, copy
+src = zipfile.ZipFile(sys.argv[1])
+for out, change in ((sys.argv[2], \"audio\"), (sys.argv[3], \"version\")):
+    dst = zipfile.ZipFile(out, \"w\")
+    for info in src.infolist():
+        data = src.read(info)
+        if change == \"audio\" and info.filename.endswith(\"/output.wav\"): data = bytes([data[0] ^ 1]) + data[1:]
+        if change == \"version\" and info.filename == \"manifest.json\": m = json.loads(data); m[\"version\"] = 2; data = json.dumps(m).encode()
+        dst.writestr(copy.copy(info), data)
+    dst.close()' '$work/hx.zip' '$work/hx-audio.zip' '$work/hx-version.zip' &&
+    echo 'not a zip' > '$work/hx-text.zip' && rm -rf '$import_home/history' &&
+    ! ${hi[*]} history import '$work/hx-audio.zip' 2> '$work/hr.err' && grep -q 'does not match the manifest.*nothing was imported' '$work/hr.err' &&
+    ! ${hi[*]} history import '$work/hx-version.zip' 2> '$work/hr.err' && grep -q 'version 2 is not known' '$work/hr.err' &&
+    ! ${hi[*]} history import '$work/hx-text.zip' 2> '$work/hr.err' && grep -q 'not a ZIP archive' '$work/hr.err' &&
+    ${hi[*]} history list | grep -q 'No sessions' && [[ \$(find '$import_home/history' -path '*/audio/*' -type f | wc -l) == 0 ]]"
 check "history: a history that cannot be written is a warning; transcribe's output is still produced" bash -c "
     mkdir -p '$work/broken-home' && ln -s '$history_home/models' '$work/broken-home/models' &&
     { [[ ! -d '$history_home/lib' ]] || ln -s '$history_home/lib' '$work/broken-home/lib'; } &&

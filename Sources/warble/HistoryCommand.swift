@@ -8,14 +8,14 @@ import WarbleSpeech
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Sessions kept by transcribe and translate (and say --history): list, show, search, delete, clear.",
+        abstract: "Sessions kept by transcribe and translate (and say --history): list, show, search, delete, clear, export, import.",
         discussion: """
             `warble transcribe` and `warble translate` keep each session (texts, timings, the audio heard and \
             spoken) unless given --no-history; `warble say` only with --history. Everything lives in \
             $WARBLE_HOME/history: history.sqlite and audio/ (each file named by the SHA-256 of its bytes).
             """,
         subcommands: [HistoryListCommand.self, HistoryShowCommand.self, HistorySearchCommand.self,
-                      HistoryDeleteCommand.self, HistoryClearCommand.self],
+                      HistoryDeleteCommand.self, HistoryClearCommand.self, HistoryExportCommand.self, HistoryImportCommand.self],
         defaultSubcommand: HistoryListCommand.self
     )
 
