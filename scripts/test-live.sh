@@ -8,7 +8,8 @@
 # ends the capture, exit 0; Ctrl-C (SIGINT) right after the speech keeps what was heard (printed, exit 0);
 # --format json gives a JSON object per line; the errors: no server (PULSE_SERVER=unix:/nonexistent), an
 # unknown source (the message lists the sources), --live with files, --source without --live; and
-# `warble translate --live --to pt`: the Portuguese printed as it is heard and spoken into -o.
+# `warble translate --live --to pt`: the Portuguese printed as it is heard and spoken into -o. Both live
+# sessions are then found in the history (captions and spoken audio; the audio heard is not kept).
 #
 #   scripts/test-live.sh              # debug build (shares .build with scripts/test.sh)
 #   scripts/test-live.sh --release    # release build, for the delay figure
@@ -143,6 +144,8 @@ else
 fi
 
 # --- Ctrl-C right after the speech keeps what was heard -------------------------------------------
+kept_fox() { "$warble" history search fox --limit 1000 --json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)))'; }
+fox_before="$(kept_fox)"
 "${live[@]}" --format json >"$work/sigint.out" 2>"$work/sigint.err" &
 live_pid=$!
 pids+=("$live_pid")
@@ -157,6 +160,16 @@ if wait_for "$work/sigint.err" "listening" 60; then
         pass "Ctrl-C right after the speech: exit 0, the speech recognised and printed (JSON lines): $(head -c 160 "$work/sigint.out")"
     else
         fail "Ctrl-C right after the speech: exit $status, out: $(cat "$work/sigint.out"); err: $(tail -2 "$work/sigint.err")"
+    fi
+    # The live session is kept in the history: its captions, the model, no audio (the input was never a file).
+    newest="$("$warble" history list --limit 1 --json)"
+    if [[ "$(kept_fox)" == $((fox_before + 1)) ]] && python3 -c '
+import json, sys
+s = json.loads(sys.argv[1])[0]
+assert s["kind"] == "transcription" and s["model"] == "whisper-tiny.en" and "fox" in s["preview"].lower(), s' "$newest"; then
+        pass "the live session is kept in the history (a transcription of whisper-tiny.en with the words)"
+    else
+        fail "the live session is kept in the history: $(kept_fox) sessions with fox (before: $fox_before); newest: $newest"
     fi
 else
     fail "warble transcribe --live --format json starts listening: $(tail -3 "$work/sigint.err")"
@@ -190,6 +203,20 @@ if [[ -d "$marian" ]]; then
         pass "translate --live: Ctrl-C ends it (exit 0) with $seconds s of Portuguese speech in the -o file"
     else
         fail "translate --live ends with exit 0 and speech in -o: exit $status, $seconds s; $(tail -3 "$work/tlive.err")"
+    fi
+    # Its session is kept: the Portuguese, and the speech written to -o byte for byte.
+    kept="$(env WARBLE_HOME="$work/thome" "$warble" history list --json)"
+    id="$(python3 -c 'import json, sys; s = json.loads(sys.argv[1]); print(s[0]["id"] if len(s) == 1 and s[0]["kind"] == "translation" else "")' "$kept")"
+    if [[ -n "$id" ]] && env WARBLE_HOME="$work/thome" "$warble" history show "$id" --json > "$work/tkept.json" && python3 -c '
+import hashlib, json, sys
+s = json.load(open(sys.argv[1]))
+texts = {t["role"]: t["text"] for t in s["texts"]}
+audio = {a["role"]: a for a in s["audio"]}
+assert "raposa" in texts["translation"].lower() and set(audio) == {"output"}, (texts, audio)
+assert audio["output"]["sha256"] == hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()' "$work/tkept.json" "$work/live-pt.wav"; then
+        pass "translate --live keeps its session: the Portuguese and the spoken audio (same bytes as -o)"
+    else
+        fail "translate --live keeps its session: list: $kept; show: $(head -c 300 "$work/tkept.json" 2>/dev/null)"
     fi
 else
     fail "translate --live needs $marian (made by tools/marian/make_fixtures.py; scripts/test.sh makes it)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end test of `warble serve`: builds warble, starts the server on a free loopback port with an
-# API key, runs tools/server/e2e.py (OpenAI's Python client, curl, a raw socket that disconnects),
+# API key and --history, runs tools/server/e2e.py (OpenAI's Python client, curl, a raw socket that disconnects),
 # which ends by sending SIGTERM during a request; then checks the server exited cleanly.
 # Needs the default voices (scripts/setup.sh), the Python tools (scripts/python-env.sh) and the
 # fixtures of tools/cosyvoice3, tools/chatterbox and tools/neutts (scripts/test.sh makes them), installed
@@ -30,7 +30,7 @@ models_with_seed_fixtures "$server_home/models"
 
 log="$(mktemp)"
 key="e2e-$RANDOM$RANDOM"
-WARBLE_HOME="$server_home" WARBLE_API_KEY="$key" "$warble" serve --host 127.0.0.1 --port 0 --log-level notice >"$log" 2>&1 &
+WARBLE_HOME="$server_home" WARBLE_API_KEY="$key" "$warble" serve --host 127.0.0.1 --port 0 --log-level notice --history >"$log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; rm -rf "$log" "$server_home"; }
 trap cleanup EXIT

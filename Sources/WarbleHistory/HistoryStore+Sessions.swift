@@ -37,10 +37,11 @@ extension HistoryStore {
         }
     }
 
-    /// The newest sessions first.
-    public func list(limit: Int = 50) throws -> [SessionSummary] {
+    /// The newest sessions first; with `after`, those older than session `after` (the next page).
+    public func list(limit: Int = 50, after: Int64? = nil) throws -> [SessionSummary] {
         try reading("list the history") { db in
-            try Row.fetchAll(db, sql: "\(Self.summarySQL) ORDER BY s.id DESC LIMIT ?", arguments: [limit]).map(Self.summary)
+            try Row.fetchAll(db, sql: "\(Self.summarySQL) WHERE s.id < ? ORDER BY s.id DESC LIMIT ?",
+                             arguments: [after ?? Int64.max, limit]).map(Self.summary)
         }
     }
 

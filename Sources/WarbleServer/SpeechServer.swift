@@ -10,14 +10,17 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let voiceLibrary: (any VoiceLibraryBackend)?
     /// What `POST /v1/text/translations` translates with.
     public let translator: any TranslationBackend
+    /// The session history the `/v1/history` routes read and change (nil: the server keeps none).
+    public let history: (any HistoryBackend)?
     public let configuration: ServerConfiguration
     /// Slots shared by syntheses and transcriptions (both are CPU-bound on the same cores).
     let admission: AdmissionControl
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
                 voiceLibrary: (any VoiceLibraryBackend)? = nil, translator: any TranslationBackend = NoTranslationBackend(),
-                configuration: ServerConfiguration = .init()) {
+                history: (any HistoryBackend)? = nil, configuration: ServerConfiguration = .init()) {
         self.backend = backend
+        self.history = history
         self.translator = translator
         self.transcriber = transcriber
         self.voiceLibrary = voiceLibrary
@@ -55,6 +58,11 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         }
         let textTranslation = TextTranslationRoute(backend: translator, configuration: configuration, admission: admission)
         router.post("/v1/text/translations") { request, context in try await textTranslation.handle(request, context: context) }
+        let historyRoutes = HistoryRoutes(backend: history, configuration: configuration)
+        router.get("/v1/history") { request, _ in try await historyRoutes.list(request) }
+        router.get("/v1/history/:id") { _, context in try await historyRoutes.show(context.parameters.require("id")) }
+        router.get("/v1/history/:id/export") { _, context in try await historyRoutes.export(context.parameters.require("id")) }
+        router.delete("/v1/history/:id") { _, context in try await historyRoutes.delete(context.parameters.require("id")) }
         return router
     }
 

@@ -60,8 +60,8 @@ enum HistoryRecorder {
 }
 
 extension HistoryRecorder {
-    /// A `warble transcribe` session for one input file: transcript, SRT cues, the file's audio.
-    static func transcription(file: String, segments: [TranscriptSegment], duration: Double, model: String, seconds: Double) -> NewSession {
+    /// A `warble transcribe` session for one input file: transcript, SRT cues, the file's audio (none for live input).
+    static func transcription(file: String?, segments: [TranscriptSegment], duration: Double, model: String, seconds: Double) -> NewSession {
         let transcript = segments.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         var texts: [SessionTextRole: String] = [.transcript: transcript]
         if let srt = try? TranscriptFormat.srt.render(segments, language: segments.first?.language, duration: duration), !srt.isEmpty {
@@ -82,8 +82,9 @@ extension HistoryRecorder {
 
 extension HistoryRecorder {
     /// A `warble translate` session from its segments: Whisper's text (transcript), the translation and its SRT
-    /// cues, the route and the timings, the input audio and the spoken translation written with -o (when a file).
-    static func translation(input: String, segments: [TranslatedSegment], duration: Double, model: String, target: String,
+    /// cues, the route and the timings, the input audio (none for live input) and the spoken translation written with
+    /// -o (when a file).
+    static func translation(input: String?, segments: [TranslatedSegment], duration: Double, model: String, target: String,
                             voice: String?, speechSeconds: Double?, output: String?) -> NewSession {
         let transcript = segments.map(\.text).filter { !$0.isEmpty }.joined(separator: " ")
         let translation = segments.map(\.translation).filter { !$0.isEmpty }.joined(separator: " ")

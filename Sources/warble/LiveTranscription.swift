@@ -85,8 +85,11 @@ struct LiveCaptions {
     let words: Bool
     let output: String?
     let quiet: Bool
+    /// Keep the session (the captions, not the audio) in the history at the end.
+    let keepHistory: Bool
 
     func run(engine: Engine, model: String, transcription: TranscriptionOptions) async throws {
+        let started = ContinuousClock.now
         let capture = try options.startCapture()
         let interruption = Interruption.watch { capture.stop() }
         defer { interruption.stop() }
@@ -99,6 +102,7 @@ struct LiveCaptions {
                 + (writer.showsPartials ? " (Ctrl-C ends)" : "captions are printed as each segment is recognised (Ctrl-C ends)"))
         }
         var utterances = 0, lastEnd = 0.0
+        var heard: [TranscriptSegment] = []
         for try await event in transcriber.events(from: capture.chunks) {
             switch event {
             case .partial(let partial):
@@ -107,6 +111,7 @@ struct LiveCaptions {
                 lastEnd = utterance.end
                 guard !utterance.segments.isEmpty else { writer.clearPartial(); continue }
                 utterances += 1
+                heard += utterance.segments
                 try writer.settle(utterance.segments)
             }
         }
@@ -116,6 +121,11 @@ struct LiveCaptions {
             let why = options.stopReason(interruption)
             SpeechInput.note(String(format: "live: %d segment%@ recognised in %.1f s of audio, the last ending at %.1f s (%@)",
                                     utterances, utterances == 1 ? "" : "s", capture.capturedSeconds, lastEnd, why))
+        }
+        if !heard.isEmpty {
+            HistoryRecorder.record(HistoryRecorder.transcription(file: nil, segments: heard, duration: capture.capturedSeconds, model: model,
+                                                                 seconds: (ContinuousClock.now - started).seconds),
+                                   enabled: keepHistory)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleEngine
+import WarbleHistory
 import WarblePhonemes
 import WarbleServer
 
@@ -12,7 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Routes: POST /v1/audio/speech (text to speech), POST /v1/audio/transcriptions and \
             /v1/audio/translations (speech to text, multipart uploads as OpenAI takes them), GET /v1/models, \
-            /v1/audio/voices, /health. OpenAI's voice names (alloy, echo, nova, …) stand for installed voices \
+            /v1/audio/voices, /health; with an API key, GET /v1/history (?limit=&after=), /v1/history/{id}, \
+            /v1/history/{id}/export (a ZIP) and DELETE /v1/history/{id} serve `warble history`. OpenAI's voice names (alloy, echo, nova, …) stand for installed voices \
             (see --voice-alias). OpenAI's model names whisper-1, gpt-4o-transcribe and gpt-4o-mini-transcribe \
             stand for --asr-model on transcriptions and --translation-model on translations; installed Whisper ids (whisper-tiny.en, whisper-base) \
             work too. stream=true on transcriptions answers OpenAI's transcript.text.delta events, a segment \
@@ -94,6 +96,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Do not load the default voice's model before accepting requests.")
     var noPreload = false
 
+    @Flag(name: .customLong("history"), help: ArgumentHelp(
+        "Keep every speech, transcription and translation request spoken or heard to its end in the history (text and audio).",
+        discussion: "Off by default: nothing a client sends is kept unless asked. The history's routes (/v1/history) serve $WARBLE_HOME/history whenever it exists and the server has an API key."))
+    var keepHistory = false
+
     func validate() throws {
         try OptionLimits.check(threads: threads)
         guard OptionLimits.cacheMB.contains(cacheMB) else {
@@ -129,11 +136,36 @@ struct ServeCommand: AsyncParsableCommand {
         if !noPreload, let voice = await engine.defaultVoice {
             _ = try await engine.renderer(for: voice.model)
         }
-        let server = SpeechServer(backend: engine, transcriber: engine, voiceLibrary: ServerVoiceLibrary(engine: engine),
-                                 translator: ServerTranslator(engine: engine), configuration: settings)
+        let history = try openHistory()
+        if keepHistory, let history {
+            try await serve(RecordingSynthesis(engine: engine, history: history), transcriber: RecordingRecognition(engine: engine, history: history),
+                            engine: engine, history: history, settings: settings)
+        } else {
+            try await serve(engine, transcriber: engine, engine: engine, history: history, settings: settings)
+        }
+    }
+
+    private func serve(_ backend: some SpeechBackend, transcriber: any TranscriptionBackend, engine: Engine, history: ServerHistory?,
+                       settings: ServerConfiguration) async throws {
+        let server = SpeechServer(backend: backend, transcriber: transcriber, voiceLibrary: ServerVoiceLibrary(engine: engine),
+                                  translator: ServerTranslator(engine: engine), history: history, configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         try await server.run(logLevel: logLevel) { port in
             FileHandle.standardError.write(Data("warble: serving on http://\(shownHost):\(port)\n".utf8))
+        }
+    }
+
+    /// The history the routes serve: opened (made) with --history, else when it exists; a history that cannot
+    /// be opened stops the server with --history and is a warning without it.
+    private func openHistory() throws -> ServerHistory? {
+        let directory = HistoryStore.directory(home: ModelStore.defaultHome)
+        guard keepHistory || FileManager.default.fileExists(atPath: directory.path) else { return nil }
+        do {
+            return ServerHistory(store: try HistoryStore(directory: directory))
+        } catch let error as HistoryError {
+            if keepHistory { throw ValidationError("--history: \(error.message)") }
+            SpeechInput.note("warning: the history is not served: \(error.message)")
+            return nil
         }
     }
 }

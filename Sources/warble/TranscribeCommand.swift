@@ -108,7 +108,8 @@ struct TranscribeCommand: AsyncParsableCommand {
         try await SpeechInput.requireWhisper(recognition.model, in: engine)
         try await LiveInputOptions.requireDetector(in: engine)
         let options = recognition.transcriptionOptions(task: task, wordTimestamps: wordTimestamps)
-        try await LiveCaptions(options: liveInput, format: format, words: wordTimestamps, output: output, quiet: quiet)
+        try await LiveCaptions(options: liveInput, format: format, words: wordTimestamps, output: output, quiet: quiet,
+                           keepHistory: history.enabled)
             .run(engine: engine, model: recognition.model, transcription: options)
     }
 }

@@ -43,5 +43,12 @@ extension TranslateCommand {
             SpeechInput.note(String(format: "live: %d segment%@ translated in %.1f s of audio (%@)", translated.count,
                                     translated.count == 1 ? "" : "s", capture.capturedSeconds, why))
         }
+        // The captions and the spoken translation are kept; the audio heard is not (it was never a file).
+        if !translated.isEmpty {
+            HistoryRecorder.record(
+                HistoryRecorder.translation(input: nil, segments: translated, duration: capture.capturedSeconds, model: model, target: to,
+                                            voice: speaker?.voice.id, speechSeconds: speaker?.synthesisSeconds, output: output),
+                enabled: history.enabled)
+        }
     }
 }

@@ -7,6 +7,7 @@ when a check failed.
 """
 
 import argparse
+import hashlib
 import io
 import json
 import os
@@ -21,6 +22,7 @@ import time
 import urllib.error
 import urllib.request
 import wave
+import zipfile
 
 import numpy as np
 import openai
@@ -217,6 +219,69 @@ def check_voice_library(client: openai.OpenAI, base: str, key: str) -> None:
         check(False, "voices: deleting it again is 404")
     except urllib.error.HTTPError as error:
         check(error.code == 404, f"voices: deleting it again is 404 ({error.code})")
+
+
+def check_history(client: openai.OpenAI, base: str, key: str) -> None:
+    """The server runs with --history: a speech request spoken to its end is kept (text and audio), and the
+    /v1/history routes list, show, page, export (ZIP) and delete it, behind the API key."""
+    text = f"History keeps this sentence, number {os.getpid()}."
+    spoken = client.audio.speech.create(model="tts-1", voice=PIPER, input=text, response_format="wav").read()
+
+    def get(path: str, *, with_key: bool = True) -> tuple[int, bytes]:
+        headers = {"Authorization": f"Bearer {key}"} if with_key else {}
+        try:
+            with urllib.request.urlopen(urllib.request.Request(f"{base}{path}", headers=headers), timeout=60) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read()
+
+    code, body = get("/history?limit=100")
+    page = json.loads(body)
+    mine = [s for s in page.get("data", []) if s.get("kind") == "speech" and s.get("preview") == text]
+    check(code == 200 and page.get("object") == "list" and len(mine) == 1,
+          f"history: the speech request is listed with its text ({code}, {len(mine)} of {len(page.get('data', []))})")
+    check(any(s.get("kind") == "transcription" for s in page.get("data", [])), "history: the transcription requests are listed")
+    if not mine:
+        return
+    sid = mine[0]["id"]
+    code, body = get(f"/history/{sid}")
+    session = json.loads(body)
+    texts = {t["role"]: t["text"] for t in session.get("texts", [])}
+    audio = [a for a in session.get("audio", []) if a.get("role") == "output"]
+    check(code == 200 and texts.get("source") == text and session.get("summary", {}).get("voice") == PIPER and len(audio) == 1,
+          f"history: GET /history/{{id}} has the text, the voice and the audio ({code}, {texts}, {audio})")
+    code, body = get("/history?limit=1")
+    first = json.loads(body)
+    code2, body2 = get(f"/history?limit=1&after={first.get('last_id')}")
+    second = json.loads(body2)
+    check(code == 200 and len(first["data"]) == 1 and first["has_more"] is True and code2 == 200
+          and second["data"] and second["data"][0]["id"] < first["last_id"],
+          f"history: limit and after page through the sessions, newest first ({first.get('last_id')}, {second.get('first_id')})")
+    code, archive = get(f"/history/{sid}/export")
+    try:
+        with zipfile.ZipFile(io.BytesIO(archive)) as z:
+            names = z.namelist()
+            manifest = json.loads(z.read("manifest.json"))
+            wavs = [z.read(n) for n in names if n.endswith(".wav")]
+    except (zipfile.BadZipFile, KeyError) as error:
+        names, manifest, wavs = [str(error)], {}, []
+    same = [w for w in wavs if hashlib.sha256(w).hexdigest() == audio[0].get("sha256")] if audio else []
+    check(code == 200 and bool(manifest) and len(same) == 1, f"history: export is a ZIP with manifest.json and the audio, byte for byte ({code}, {names})")
+    if same:
+        kept, rate = decode(same[0])
+        heard, heard_rate = decode(spoken)
+        check(rate == heard_rate and np.array_equal(kept, heard), "history: the kept audio is the audio the client got")
+    code, _ = get("/history", with_key=False)
+    check(code == 401, f"history: without the API key, 401 ({code})")
+    code, body = get("/history?limit=0")
+    check(code == 400 and "limit" in body.decode(), f"history: limit=0 is 400 ({code})")
+    code, _ = get("/history/abc")
+    check(code == 400, f"history: a malformed id is 400 ({code})")
+    request = urllib.request.Request(f"{base}/history/{sid}", method="DELETE", headers={"Authorization": f"Bearer {key}"})
+    check(json.loads(urllib.request.urlopen(request, timeout=30).read()).get("deleted") is True, "history: DELETE removes the session")
+    code, _ = get(f"/history/{sid}")
+    code2, _ = get(f"/history/{sid}/export")
+    check(code == 404 and code2 == 404, f"history: then it is 404, and so is its export ({code}, {code2})")
 
 
 def check_cosyvoice3(client: openai.OpenAI, base: str, key: str) -> None:
@@ -446,6 +511,9 @@ def main() -> int:
 
     # 5. Speech recognition: transcriptions in every format, a translation, curl -F, errors.
     check_recognition(client, base, key)
+
+    # 5b. The history (the server runs with --history): requests kept, listed, shown, exported, deleted.
+    check_history(client, base, key)
 
     # 6. A client that goes away cancels its synthesis and frees the slot.
     before = health(base, key)["requests"]["cancelled"]

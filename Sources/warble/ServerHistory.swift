@@ -1,0 +1,148 @@
+import Foundation
+import WarbleAudio
+import WarbleEngine
+import WarbleHistory
+import WarbleServer
+import WarbleSpeech
+
+/// `$WARBLE_HOME/history` as `warble serve --history` serves it: the `/v1/history` routes read it, and the
+/// speech and transcription requests are kept in it.
+struct ServerHistory: HistoryBackend {
+    let store: HistoryStore
+
+    func sessions(limit: Int, after: Int64?) async throws -> [HistoryItem] {
+        try store.list(limit: limit, after: after).map { HistoryItem(id: $0.id, json: try Self.encode($0)) }
+    }
+
+    func session(id: Int64) async throws -> HistoryItem? {
+        try store.session(id: id).map { HistoryItem(id: id, json: try Self.encode($0)) }
+    }
+
+    func export(id: Int64, to file: URL) async throws -> Bool {
+        guard try store.session(id: id) != nil else { return false }
+        _ = try store.export(ids: [id], since: nil, to: file)
+        return true
+    }
+
+    func delete(id: Int64) async throws -> Bool {
+        try store.delete(id: id)
+    }
+
+    /// Keeps `session`; a history that cannot be written is a warning in the server's log, never a failed request.
+    func keep(_ session: NewSession) {
+        do {
+            _ = try store.record(session)
+        } catch let error as HistoryError {
+            SpeechInput.note("warning: request not kept in history: \(error.message)")
+        } catch {
+            SpeechInput.note("warning: request not kept in history: \(error)")
+        }
+    }
+
+    static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = WarbleJSON.encoder(pretty: false)
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(value)
+    }
+
+    /// A request's audio as a 16-bit WAV file's bytes.
+    static func wav(_ samples: [Float], sampleRate: Int) -> Data? {
+        guard !samples.isEmpty, sampleRate > 0 else { return nil }
+        return try? WAVEncoder().encode(AudioBuffer(mono: samples, sampleRate: sampleRate))
+    }
+}
+
+/// The engine's synthesis with each request that is spoken to its end kept in the history: its text, voice
+/// and the audio (WAV at the voice's rate). A request cut off (an error, a client that left) is not kept.
+struct RecordingSynthesis: SynthesisService {
+    let engine: Engine
+    let history: ServerHistory
+
+    func installedVoices() async -> [VoiceDescription] { await engine.installedVoices() }
+    func defaultVoiceID() async -> String? { await engine.defaultVoiceID() }
+    func voice(_ id: String?) async throws -> VoiceDescription { try await engine.voice(id) }
+    func acceptsInstructions(voice id: String) async -> Bool { await engine.acceptsInstructions(voice: id) }
+    func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error> { relay(request).stream }
+
+    func relay(_ request: SynthesisRequest) -> SynthesisRelay {
+        let base = engine.relay(request)
+        let history = history
+        return SynthesisRelay {
+            let heard = SpokenAudio()
+            let chunks = AsyncThrowingStream<AudioChunk, any Error>(unfolding: {
+                guard let chunk = try await base.next() else {
+                    if let session = await heard.session(text: request.text, voice: request.voice) { history.keep(session) }
+                    return nil
+                }
+                await heard.add(chunk)
+                return chunk
+            })
+            return (chunks, { await base.close() })
+        }
+    }
+}
+
+/// The audio of one synthesis, gathered as it streams.
+private actor SpokenAudio {
+    var samples: [Float] = []
+    var sampleRate = 0
+    var voice: String?
+
+    func add(_ chunk: AudioChunk) {
+        samples += chunk.samples
+        sampleRate = chunk.sampleRate
+    }
+
+    func session(text: String, voice: String?) -> NewSession? {
+        guard let data = ServerHistory.wav(samples, sampleRate: sampleRate) else { return nil }
+        return NewSession(kind: .speech, voice: voice, duration: Double(samples.count) / Double(sampleRate),
+                          texts: [.source: text], audio: [NewSession.Audio(role: .output, data: data, format: "wav")])
+    }
+}
+
+/// The engine's recognition with each request recognised to its end kept in the history: the transcript (or
+/// Whisper's English translation), its SRT cues and the audio heard (WAV, 16 kHz).
+struct RecordingRecognition: RecognitionService {
+    let engine: Engine
+    let history: ServerHistory
+
+    func recognitionModels() async -> [RecognitionModelDescription] { await engine.recognitionModels() }
+
+    func transcribe(_ audio: AudioBuffer, model: String, options: TranscriptionOptions)
+        -> AsyncThrowingStream<TranscriptSegment, any Error> {
+        let base = engine.transcribe(audio, model: model, options: options)
+        let history = history
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                var segments: [TranscriptSegment] = []
+                do {
+                    for try await segment in base {
+                        segments.append(segment)
+                        continuation.yield(segment)
+                    }
+                } catch {
+                    return continuation.finish(throwing: error)
+                }
+                continuation.finish()
+                // A client that left cancels the task: what was heard up to then is not a session.
+                guard !Task.isCancelled else { return }
+                history.keep(Self.session(segments, audio: audio, model: model, translated: options.task == .translate))
+            }
+            // Only a consumer that stops early cancels: the end of the stream also calls this.
+            continuation.onTermination = { termination in
+                if case .cancelled = termination { task.cancel() }
+            }
+        }
+    }
+
+    static func session(_ segments: [TranscriptSegment], audio: AudioBuffer, model: String, translated: Bool) -> NewSession {
+        let text = segments.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        var texts: [SessionTextRole: String] = [translated ? .translation : .transcript: text]
+        texts[.srt] = TranscriptRendering.subRip(segments)
+        let input = ServerHistory.wav(audio.channels.first ?? [], sampleRate: audio.sampleRate)
+        return NewSession(kind: translated ? .translation : .transcription, model: model,
+                          sourceLanguage: segments.first?.language, targetLanguage: translated ? "en" : nil, duration: audio.duration,
+                          texts: texts.filter { !$0.value.isEmpty },
+                          audio: input.map { [NewSession.Audio(role: .input, data: $0, format: "wav")] } ?? [])
+    }
+}
