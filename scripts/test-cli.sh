@@ -558,13 +558,23 @@ check "translate --to pt: each segment as text (--quiet: nothing else); German t
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if open(sys.argv[2]).read().split(chr(10))[:-1] == [s[\"translation\"] for s in d[\"segments\"]] else 1)' '$work/flight.json' '$work/flight.txt' &&
     ${sw[*]} translate-text --to pt \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"segments\"][0][\"text\"])' '$work/flight.json')\" > '$work/direct.txt' &&
     [[ \"\$(head -n1 '$work/flight.txt')\" == \"\$(cat '$work/direct.txt')\" ]]"
-check "translate keeps its session in history: listed, found by the Portuguese, the texts shown, the spoken audio kept byte for byte" bash -c "
+check "translate keeps its session in history: listed, found by the Portuguese, the texts shown, the spoken audio kept byte for byte; exported and imported elsewhere intact" bash -c "
     ${sw[*]} history list --json > '$work/th.json' &&
     id=\$(python3 -c 'import json,sys; s=[x for x in json.load(open(sys.argv[1])) if x[\"kind\"] == \"translation\"]; print(s[-1][\"id\"])' '$work/th.json') &&
     ${sw[*]} history search 'atrasado' | grep -q translation &&
     ${sw[*]} history show \$id | grep -q 'Our flight was delayed' && ${sw[*]} history show \$id | grep -q 'Nosso voo' &&
     kept=\$(${sw[*]} history show \$id --json | python3 -c 'import json,sys; print([a[\"path\"] for a in json.load(sys.stdin)[\"audio\"] if a[\"role\"] == \"output\"][0])') &&
-    cmp \"\$kept\" '$work/flight-pt.wav'"
+    cmp \"\$kept\" '$work/flight-pt.wav' &&
+    ${sw[*]} history export \$id -o '$work/tx.zip' | grep -q 'Exported 1 session (2 audio files' &&
+    env WARBLE_HOME='$work/tx-home' '$warble' history import '$work/tx.zip' | grep -q 'Imported 1 session: ids 1' &&
+    env WARBLE_HOME='$work/tx-home' '$warble' history search 'atrasado' | grep -q translation &&
+    ${sw[*]} history show \$id --json > '$work/tx-a.json' && env WARBLE_HOME='$work/tx-home' '$warble' history show 1 --json > '$work/tx-b.json' &&
+    python3 -c '
+import hashlib, json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+audio = lambda s: sorted((x[\"role\"], hashlib.sha256(open(x[\"path\"], \"rb\").read()).hexdigest()) for x in s[\"audio\"])
+assert a[\"texts\"] == b[\"texts\"] and audio(a) == audio(b) and len(audio(a)) == 2, (a, b)
+assert hashlib.sha256(open(sys.argv[3], \"rb\").read()).hexdigest() in dict(audio(b)).values()' '$work/tx-a.json' '$work/tx-b.json' '$work/flight-pt.wav'"
 check "translate: no model for the target names the pull; a voice that cannot speak it and English-only Whisper are refused" bash -c "
     ! ${sw[*]} translate '$work/flight.wav' --to fr 2> '$work/tr1' && grep -q 'no installed translation model translates into fr' '$work/tr1' &&
     ! '$warble' translate '$work/flight.wav' --to pt 2> '$work/tr2' && grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/tr2' &&
