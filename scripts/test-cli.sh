@@ -463,9 +463,12 @@ check "voice add refuses silence, a missing file, a stock voice's name, a taken 
     ! ${vw[*]} voice add joe-clone --from '$work/clip.wav' 2> '$work/ae4' && grep -q 'already has a voice' '$work/ae4' &&
     ! ${vw[*]} voice add y --from '$work/clip.wav' --budget soon 2> '$work/ae5' && grep -q 'is not a duration' '$work/ae5' &&
     ! ${vw[*]} voice add z --from '$work/clip.wav' --model whisper-base 2> '$work/ae6' && grep -q 'no installed model that clones' '$work/ae6'"
-check "voice add --candidates ends the search after that many; the bar measures the way by them" bash -c "
-    ${vw[*]} voice add counted --from '$work/clip.wav' --model kokoro --candidates 6 --budget 1h --no-check > '$work/c.out' 2> '$work/c.err' &&
+check "voice add --candidates ends the search after that many; the bar measures the way by them; --history keeps the clone" bash -c "
+    ${vw[*]} voice add counted --from '$work/clip.wav' --model kokoro --candidates 6 --budget 1h --no-check --history > '$work/c.out' 2> '$work/c.err' &&
     grep -q '100%  [0-9]* candidates' '$work/c.err' && grep -q '^Searched [0-9]* candidates' '$work/c.out' &&
+    ${vw[*]} history list --json | python3 -c 'import json,sys; s=[x for x in json.load(sys.stdin) if x[\"kind\"] == \"clone\"]; assert len(s) == 1 and s[0][\"voice\"] == \"counted\" and s[0][\"model\"] == \"kokoro-v1.0-int8\", s' &&
+    ${vw[*]} history show \$(${vw[*]} history list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"id\"])') --json |
+        python3 -c 'import hashlib,json,sys; a=json.load(sys.stdin)[\"audio\"]; assert [x[\"role\"] for x in a] == [\"input\"] and a[0][\"sha256\"] == hashlib.sha256(open(sys.argv[1],\"rb\").read()).hexdigest(), a' '$work/clip.wav' &&
     ${vw[*]} voice remove counted > /dev/null"
 check "an interrupted search keeps its state and the same command goes on from it (--transcribe shows and keeps the transcript)" bash -c "
     ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s > '$work/r1.out' 2> '$work/r1.err' &

@@ -101,3 +101,16 @@ extension HistoryRecorder {
                           texts: texts.filter { !$0.value.isEmpty }, audio: audio)
     }
 }
+
+extension HistoryRecorder {
+    /// A `warble voice add --history` session: the voice made, its model, the clip (input audio), its transcript,
+    /// and for a Kokoro search its time and similarity.
+    static func clone(_ result: VoiceCloneResult, clip: String) -> NewSession {
+        var timings: [String: Double] = [:]
+        timings["search"] = result.search?.seconds
+        let transcript = result.profile.source?.transcript ?? ""
+        return NewSession(kind: .clone, model: result.profile.model, voice: result.profile.id, timings: timings,
+                          texts: transcript.isEmpty ? [:] : [.transcript: transcript],
+                          audio: [audioFile(clip, role: .input)].compactMap { $0 })
+    }
+}

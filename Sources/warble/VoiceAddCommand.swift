@@ -54,6 +54,7 @@ struct VoiceAddCommand: AsyncParsableCommand {
     var replace = false
     @Flag(help: "Skip the similarity check at the end.")
     var noCheck = false
+    @OptionGroup(title: "History") var history: HistoryOptIn
 
     func validate() throws {
         guard let seconds = BudgetOption.seconds(budget), seconds > 0, seconds <= 7 * 86_400 else {
@@ -115,6 +116,7 @@ struct VoiceAddCommand: AsyncParsableCommand {
             }
         }
         print("Added voice '\(result.profile.id)' (\(result.profile.model)). Speak with: warble say --voice \(result.profile.id) \"Hello.\"")
+        HistoryRecorder.record(HistoryRecorder.clone(result, clip: from), enabled: history.enabled)
         if !noCheck, result.profile.source?.speakerEmbedding != nil {
             let check = try await engine.checkVoice(result.profile.id, sentences: Array(VoiceCheckCommand.sentences.prefix(2)))
             VoiceCheckCommand.report(check)
