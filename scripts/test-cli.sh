@@ -668,5 +668,22 @@ check "history: a history that cannot be written is a warning; transcribe's outp
     env WARBLE_HOME='$work/broken-home' '$warble' transcribe '$work/ships.wav' > '$work/hb.txt' 2> '$work/hb.err' &&
     grep -qi 'lighthouse' '$work/hb.txt' && grep -q 'warning: session not kept in history: cannot open the history' '$work/hb.err'"
 
+# A full disk: a 1 MiB tmpfs as the home (mounting needs root; CI runs as root, elsewhere this says it is skipped).
+if [[ $EUID == 0 ]]; then
+    full_home="$work/full-home"
+    mkdir -p "$full_home"
+    check "history: a full disk is a warning that says so; transcribe's output is still produced; what was kept is intact once there is room" bash -c "
+        mount -t tmpfs -o size=1m tmpfs '$full_home' && trap \"umount '$full_home'\" EXIT &&
+        ln -s '$history_home/models' '$full_home/models' && { [[ ! -d '$history_home/lib' ]] || ln -s '$history_home/lib' '$full_home/lib'; } &&
+        env WARBLE_HOME='$full_home' '$warble' transcribe '$work/ships.wav' > /dev/null 2>&1 &&
+        { dd if=/dev/zero of='$full_home/fill' bs=4k 2> /dev/null || true; } &&
+        env WARBLE_HOME='$full_home' '$warble' transcribe '$work/ships.wav' > '$work/hf.txt' 2> '$work/hf.err' &&
+        grep -qi 'lighthouse' '$work/hf.txt' && grep -q 'warning: session not kept in history: .*the disk is full' '$work/hf.err' &&
+        ! env WARBLE_HOME='$full_home' '$warble' history list 2> '$work/hf2.err' && grep -q 'the disk is full' '$work/hf2.err' &&
+        rm '$full_home/fill' && [[ \$(env WARBLE_HOME='$full_home' '$warble' history list --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))') == 1 ]]"
+else
+    echo "skip history: a full disk (mounting a small tmpfs needs root)"
+fi
+
 echo "cli: $passed passed, $failed failed" $( (( skipped )) && echo "($skipped skipped: WARBLE_CHECKS=$WARBLE_CHECKS)")
 [[ $failed == 0 ]]

@@ -21,7 +21,9 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
     /// Wraps any error met while doing `what` at `path` into a HistoryError that names the cause.
     static func wrapping(_ error: any Error, doing what: String, at path: String) -> HistoryError {
         if let error = error as? HistoryError { return error }
-        let reason = classify(error)
+        var reason = classify(error)
+        // SQLite meets a full disk as an I/O error too (growing the WAL index, -shm, fails): the disk says which.
+        if reason == .other, error is DatabaseError, freeBytes(near: path) == 0 { reason = .diskFull }
         let cause: String
         switch reason {
         case .readOnly: cause = "it is read-only or not writable"
@@ -30,6 +32,14 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
         case .notFound, .other: cause = describe(error)
         }
         return HistoryError(reason, "cannot \(what) at \(path): \(cause)")
+    }
+
+    /// The free space of the file system holding `path` (or its nearest existing parent), nil when unknown.
+    static func freeBytes(near path: String) -> Int64? {
+        var url = URL(fileURLWithPath: path)
+        while !FileManager.default.fileExists(atPath: url.path), url.pathComponents.count > 1 { url.deleteLastPathComponent() }
+        let attributes = try? FileManager.default.attributesOfFileSystem(forPath: url.path)
+        return (attributes?[.systemFreeSize] as? NSNumber)?.int64Value
     }
 
     /// A sentence for people: SQLite's message, else Foundation's description (not the NSError dump).
@@ -49,7 +59,6 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
             case .SQLITE_FULL: return .diskFull
             case .SQLITE_CORRUPT, .SQLITE_NOTADB: return .corrupt
             default:
-                // SQLite reports a write failure on a full disk as an I/O error with errno ENOSPC.
                 return .other
             }
         }
