@@ -133,12 +133,15 @@ let package = Package(
         .systemLibrary(name: "CAVCodec", providers: [.apt(["libavcodec-dev"])]),
         .target(name: "WarbleAAC", dependencies: ["CAVCodec", "WarbleAudio"], swiftSettings: strict),
 
+        // `warble bench report`'s Markdown tables, SVG charts and README markers (Foundation only).
+        .target(name: "WarbleBenchReport", swiftSettings: strict),
+
         // MARK: Executables
         .executableTarget(
             name: "warble",
             dependencies: [
                 "WarbleAudio", "WarbleText", "WarblePhonemes", "WarbleSpeech", "WarbleEngine", "WarbleServer", "WarblePlayback", "WarbleAAC",
-                "WarbleHub", "WarbleHistory",
+                "WarbleHub", "WarbleHistory", "WarbleBenchReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -153,6 +156,7 @@ let package = Package(
         .testTarget(name: "WarbleSpeechTests", dependencies: ["WarbleSpeech"], swiftSettings: strict),
         .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels", "WarbleSpeech"], swiftSettings: strict),
         .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine"], swiftSettings: strict),
+        .testTarget(name: "WarbleBenchReportTests", dependencies: ["WarbleBenchReport"], swiftSettings: strict),
         // Pulls from tools/hub/hub_server.py (the Hub imitation) and speaks with what was pulled.
         .testTarget(name: "WarbleHubTests", dependencies: ["WarbleHub", "WarbleEngine", "WarbleModels", "WarblePhonemes", "WarbleAudio"], swiftSettings: strict),
         // Spawns python3 (its sqlite3 module, the same SQLite) as the concurrent writer and as the writer killed mid-transaction.

@@ -388,6 +388,11 @@ check "bench neutts times the sampling loop, the codec and the simulated stream 
     grep -q 'chunk sizes of 5' '$work/bench-neu.err' &&
     ! '$warble' bench neutts \"\${neu_bench[@]}\" --tokens 1900 --repeats 1 2> '$work/bench-neu.err' &&
     grep -q 'exceed the 2048-token context' '$work/bench-neu.err'"
+check "bench report measures one voice (one run) into report.md with its row, report.json and well-formed SVG charts" bash -c "
+    '$warble' bench report --models piper-en_US-joe-medium --runs 1 -o '$work/report' 2> '$work/report.err' &&
+    grep -q '^| piper-en_US-joe-medium | warble | [0-9.]*x | ' '$work/report/report.md' &&
+    python3 -c 'import json, sys, xml.etree.ElementTree as ET; r = json.load(open(sys.argv[1] + \"/report.json\")); [ET.parse(sys.argv[1] + \"/\" + f) for f in (\"rtf.svg\", \"first-audio.svg\", \"memory.svg\")]; sys.exit(not (len(r[\"rows\"]) == 1 and r[\"rows\"][0][\"realTimeFactor\"] > 0))' '$work/report' &&
+    grep -q 'piper-en_US-joe-medium: measuring' '$work/report.err'"
 check "models pull kokoro-v1.0 (onnx-community's layout): an American-English voice speaks English" bash -c "
     ${pull_env[*]} '$warble' models pull -q kokoro-v1.0 &&
     ${pull_env[*]} '$warble' voices | grep -q 'kokoro-am_kumo' &&
