@@ -2,8 +2,8 @@ import Foundation
 
 /// The Markdown of a report: one table per kind measured, the machine line, what was skipped.
 public enum BenchReportTable {
-    /// The tables alone (what the README embeds), with links to the charts when `charts` is given
-    /// (a folder, relative to the Markdown file).
+    /// The tables (what the README embeds), and the charts as images when `charts` is given (a folder,
+    /// relative to the Markdown file).
     public static func markdown(_ report: BenchReport, charts: String? = nil) -> String {
         var out = "Measured on \(report.machine.line); median of \(report.runs) run\(report.runs == 1 ? "" : "s") after a warm-up.\n"
         for kind in BenchKind.allCases {
@@ -19,8 +19,8 @@ public enum BenchReportTable {
             + "reference engine's on the same input (>1: Warble faster).\n"
         if let charts {
             let folder = charts.isEmpty || charts.hasSuffix("/") ? charts : charts + "/"
-            out += "\nCharts: [real-time factor](\(folder)rtf.svg), [time to first audio](\(folder)first-audio.svg), "
-                + "[peak memory](\(folder)memory.svg).\n"
+            out += "\n![real-time factor](\(folder)rtf.svg)\n\n![time to first audio](\(folder)first-audio.svg)\n\n"
+                + "![peak memory](\(folder)memory.svg)\n"
         }
         return out
     }
@@ -28,7 +28,6 @@ public enum BenchReportTable {
     /// The whole report.md.
     public static func document(_ report: BenchReport) -> String {
         "# Warble benchmark report\n\n" + markdown(report, charts: "")
-            + "\n![real-time factor](rtf.svg)\n\n![time to first audio](first-audio.svg)\n\n![peak memory](memory.svg)\n"
     }
 
     static func table(_ kind: BenchKind, rows: [BenchReportRow]) -> String {

@@ -14,7 +14,9 @@ public struct SVGBarChart: Sendable {
         self.bars = bars
     }
 
-    static let labelWidth = 260.0
+    static let minimumLabelWidth = 160.0
+    /// About the width of a character of the 13 px sans-serif labels.
+    static let characterWidth = 7.4
     static let plotWidth = 420.0
     static let barHeight = 22.0
     static let gap = 8.0
@@ -25,10 +27,15 @@ public struct SVGBarChart: Sendable {
         largest > 0 && value.isFinite ? max(0, value) / largest * plotWidth : 0
     }
 
+    /// Room on the left for the longest label, so that none runs off the picture.
+    var labelWidth: Double {
+        max(Self.minimumLabelWidth, Double(bars.map(\.label.count).max() ?? 0) * Self.characterWidth + 16)
+    }
+
     public var svg: String {
         let largest = bars.map(\.value).filter(\.isFinite).max() ?? 0
         let plotHeight = Double(max(bars.count, 1)) * (Self.barHeight + Self.gap)
-        let width = Self.labelWidth + Self.plotWidth + 90
+        let width = labelWidth + Self.plotWidth + 90
         let height = Self.top + plotHeight + 50
         let axisY = Self.top + plotHeight
         var out = """
@@ -42,19 +49,19 @@ public struct SVGBarChart: Sendable {
             let y = Self.top + Double(index) * (Self.barHeight + Self.gap)
             let length = Self.length(of: bar.value, largest: largest)
             out += """
-                <text x="\(n(Self.labelWidth - 8))" y="\(n(y + Self.barHeight * 0.7))" text-anchor="end">\(Self.escape(bar.label))</text>
-                <rect class="bar" x="\(n(Self.labelWidth))" y="\(n(y))" width="\(n(length))" height="\(n(Self.barHeight))" fill="#4a7fb5"/>
-                <text x="\(n(Self.labelWidth + length + 6))" y="\(n(y + Self.barHeight * 0.7))">\(Self.escape(Self.value(bar.value)))</text>
+                <text x="\(n(labelWidth - 8))" y="\(n(y + Self.barHeight * 0.7))" text-anchor="end">\(Self.escape(bar.label))</text>
+                <rect class="bar" x="\(n(labelWidth))" y="\(n(y))" width="\(n(length))" height="\(n(Self.barHeight))" fill="#4a7fb5"/>
+                <text x="\(n(labelWidth + length + 6))" y="\(n(y + Self.barHeight * 0.7))">\(Self.escape(Self.value(bar.value)))</text>
 
                 """
         }
         out += """
-            <line x1="\(n(Self.labelWidth))" y1="\(n(Self.top - 4))" x2="\(n(Self.labelWidth))" y2="\(n(axisY))" stroke="black"/>
-            <line x1="\(n(Self.labelWidth))" y1="\(n(axisY))" x2="\(n(Self.labelWidth + Self.plotWidth))" y2="\(n(axisY))" stroke="black"/>
-            <text x="\(n(Self.labelWidth))" y="\(n(axisY + 16))" text-anchor="middle">0</text>
-            <text x="\(n(Self.labelWidth + Self.plotWidth))" y="\(n(axisY + 16))" text-anchor="middle">\(Self.escape(Self.value(largest)))</text>
-            <text x="\(n(Self.labelWidth + Self.plotWidth / 2))" y="\(n(axisY + 36))" text-anchor="middle">\(Self.escape(unit))</text>
-            <text x="\(n(Self.labelWidth - 8))" y="\(n(axisY + 36))" text-anchor="end">model (engine)</text>
+            <line x1="\(n(labelWidth))" y1="\(n(Self.top - 4))" x2="\(n(labelWidth))" y2="\(n(axisY))" stroke="black"/>
+            <line x1="\(n(labelWidth))" y1="\(n(axisY))" x2="\(n(labelWidth + Self.plotWidth))" y2="\(n(axisY))" stroke="black"/>
+            <text x="\(n(labelWidth))" y="\(n(axisY + 16))" text-anchor="middle">0</text>
+            <text x="\(n(labelWidth + Self.plotWidth))" y="\(n(axisY + 16))" text-anchor="middle">\(Self.escape(Self.value(largest)))</text>
+            <text x="\(n(labelWidth + Self.plotWidth / 2))" y="\(n(axisY + 36))" text-anchor="middle">\(Self.escape(unit))</text>
+            <text x="\(n(labelWidth - 8))" y="\(n(axisY + 36))" text-anchor="end">model (engine)</text>
             </svg>
 
             """

@@ -22,7 +22,7 @@ let machine = BenchMachine(cpu: "Test CPU", cores: 2, onnxRuntime: "1.22.0", dat
     #expect(text.contains("| whisper-tiny.en | warble | 12.0x | 30.0 | 150 MiB | 3.1 % |"))
     #expect(!text.contains("Text translation"))
     #expect(text.contains("Not measured: kokoro-v1.0-int8: failed."))
-    #expect(text.contains("[real-time factor](docs/bench/rtf.svg)"))
+    #expect(text.contains("![real-time factor](docs/bench/rtf.svg)") && text.contains("![peak memory](docs/bench/memory.svg)"))
 }
 
 @Test func cellsCannotBreakTheTable() {
