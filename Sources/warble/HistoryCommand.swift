@@ -33,9 +33,14 @@ struct HistoryCommand: ParsableCommand {
     }
 
     static func json(_ value: some Encodable) throws -> String {
-        let encoder = WarbleJSON.encoder(pretty: true)
+        String(decoding: try encoded(value, pretty: true), as: UTF8.self)
+    }
+
+    /// Sessions as `--json` prints them and `GET /v1/history` serves them (times in ISO-8601).
+    static func encoded(_ value: some Encodable, pretty: Bool) throws -> Data {
+        let encoder = WarbleJSON.encoder(pretty: pretty)
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        return try encoder.encode(value)
     }
 
     static func printSummaries(_ sessions: [SessionSummary], json: Bool, empty: String) throws {

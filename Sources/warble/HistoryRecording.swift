@@ -31,14 +31,19 @@ enum HistoryRecorder {
     static func record(_ session: NewSession, enabled: Bool = true, home: URL = ModelStore.defaultHome) -> Int64? {
         guard enabled else { return nil }
         let directory = HistoryStore.directory(home: home)
+        let id = keeping("session") { try HistoryStore(directory: directory).record(session) }
+        if id != nil { noteFirstUse(in: directory) }
+        return id
+    }
+
+    /// Runs `write`; a failure is a warning on standard error ("`what` not kept in history: why"), never an error.
+    static func keeping(_ what: String, _ write: () throws -> Int64) -> Int64? {
         do {
-            let id = try HistoryStore(directory: directory).record(session)
-            noteFirstUse(in: directory)
-            return id
+            return try write()
         } catch let error as HistoryError {
-            SpeechInput.note("warning: session not kept in history: \(error.message)")
+            SpeechInput.note("warning: \(what) not kept in history: \(error.message)")
         } catch {
-            SpeechInput.note("warning: session not kept in history: \(error)")
+            SpeechInput.note("warning: \(what) not kept in history: \(error)")
         }
         return nil
     }

@@ -30,19 +30,11 @@ struct ServerHistory: HistoryBackend {
 
     /// Keeps `session`; a history that cannot be written is a warning in the server's log, never a failed request.
     func keep(_ session: NewSession) {
-        do {
-            _ = try store.record(session)
-        } catch let error as HistoryError {
-            SpeechInput.note("warning: request not kept in history: \(error.message)")
-        } catch {
-            SpeechInput.note("warning: request not kept in history: \(error)")
-        }
+        _ = HistoryRecorder.keeping("request") { try store.record(session) }
     }
 
     static func encode(_ value: some Encodable) throws -> Data {
-        let encoder = WarbleJSON.encoder(pretty: false)
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(value)
+        try HistoryCommand.encoded(value, pretty: false)
     }
 
     /// A request's audio as a 16-bit WAV file's bytes.
@@ -114,6 +106,7 @@ struct RecordingRecognition: RecognitionService {
         let history = history
         return AsyncThrowingStream { continuation in
             let task = Task {
+                let started = ContinuousClock.now
                 var segments: [TranscriptSegment] = []
                 do {
                     for try await segment in base {
@@ -126,7 +119,8 @@ struct RecordingRecognition: RecognitionService {
                 continuation.finish()
                 // A client that left cancels the task: what was heard up to then is not a session.
                 guard !Task.isCancelled else { return }
-                history.keep(Self.session(segments, audio: audio, model: model, translated: options.task == .translate))
+                history.keep(Self.session(segments, audio: audio, model: model, translated: options.task == .translate,
+                                          seconds: (ContinuousClock.now - started).seconds))
             }
             // Only a consumer that stops early cancels: the end of the stream also calls this.
             continuation.onTermination = { termination in
@@ -135,14 +129,19 @@ struct RecordingRecognition: RecognitionService {
         }
     }
 
-    static func session(_ segments: [TranscriptSegment], audio: AudioBuffer, model: String, translated: Bool) -> NewSession {
-        let text = segments.map { $0.text.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        var texts: [SessionTextRole: String] = [translated ? .translation : .transcript: text]
-        texts[.srt] = TranscriptRendering.subRip(segments)
-        let input = ServerHistory.wav(audio.channels.first ?? [], sampleRate: audio.sampleRate)
-        return NewSession(kind: translated ? .translation : .transcription, model: model,
-                          sourceLanguage: segments.first?.language, targetLanguage: translated ? "en" : nil, duration: audio.duration,
-                          texts: texts.filter { !$0.value.isEmpty },
-                          audio: input.map { [NewSession.Audio(role: .input, data: $0, format: "wav")] } ?? [])
+    /// `warble transcribe`'s session of the segments, with the audio heard as WAV; Whisper's translate task
+    /// (/v1/audio/translations) keeps its text as the English translation.
+    static func session(_ segments: [TranscriptSegment], audio: AudioBuffer, model: String, translated: Bool,
+                        seconds: Double) -> NewSession {
+        var session = HistoryRecorder.transcription(file: nil, segments: segments, duration: audio.duration, model: model, seconds: seconds)
+        if translated {
+            session.kind = .translation
+            session.targetLanguage = "en"
+            session.texts[.translation] = session.texts.removeValue(forKey: .transcript)
+        }
+        if let input = ServerHistory.wav(audio.channels.first ?? [], sampleRate: audio.sampleRate) {
+            session.audio.append(NewSession.Audio(role: .input, data: input, format: "wav"))
+        }
+        return session
     }
 }
