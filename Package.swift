@@ -33,8 +33,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
     ],
@@ -93,13 +91,11 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // MARK: Model downloads (the Hugging Face Hub's HTTP API over AsyncHTTPClient)
+        // MARK: Model downloads (the Hugging Face Hub's HTTP API over Foundation's URLSession: libcurl, which the
+        // Swift runtime links anyway, so no HTTP and TLS stack is compiled into the warble command)
         .target(
             name: "WarbleHub",
-            dependencies: [
-                "WarbleEngine", "WarbleModels", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
+            dependencies: ["WarbleEngine", "WarbleModels"],
             resources: [.copy("Catalogue/models.json")],
             swiftSettings: strict
         ),

@@ -1,8 +1,8 @@
-import AsyncHTTPClient
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import WarbleEngine
-import NIOCore
-import NIOHTTP1
 
 /// The Hugging Face Hub's HTTP API as huggingface_hub uses it (../shared/specs/hub.md): file metadata
 /// from a HEAD on the resolve URL (relative redirects followed, the CDN redirect recorded, not
@@ -11,22 +11,19 @@ import NIOHTTP1
 public final class HubClient: Sendable {
     public let environment: HubEnvironment
     let userAgent: String
-    let http: HTTPClient
+    let http: HubTransport
     /// Attempts per download (broken transfers and 408/429/5xx answers), with back-off in between.
     static let attempts = 5
 
     public init(environment: HubEnvironment = HubEnvironment(), userAgent: String = "warble") {
         self.environment = environment
         self.userAgent = userAgent
-        var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow,
-                                                     timeout: .init(connect: .seconds(20), read: .seconds(60)))
-        configuration.decompression = .disabled
-        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        http = HubTransport(idleTimeout: 60)
     }
 
     /// Closes the connections; call once when done (`with` does it on every path).
     public func shutdown() async throws {
-        try await http.shutdown()
+        http.shutdown()
     }
 
     /// Runs `body` with a client that is shut down afterwards, also when `body` throws.
@@ -68,13 +65,16 @@ public final class HubClient: Sendable {
     }
 
     /// The request with `Authorization` when it goes to the Hub's own host (not a CDN).
-    func request(_ url: String, method: HTTPMethod) -> HTTPClientRequest {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        request.headers.add(name: "User-Agent", value: userAgent)
-        request.headers.add(name: "Accept-Encoding", value: "identity")
+    func request(_ url: String, method: String) throws -> URLRequest {
+        guard let target = URL(string: url), target.scheme == "http" || target.scheme == "https" else {
+            throw HubError(.unexpected, "'\(url)' is not an http(s) address")
+        }
+        var request = URLRequest(url: target)
+        request.httpMethod = method
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         if let token = environment.token, Self.host(of: url) == Self.host(of: environment.endpoint) {
-            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         }
         return request
     }
@@ -95,25 +95,24 @@ public final class HubClient: Sendable {
         try checkOnline("\(repo)/\(path)")
         var url = environment.resolveURL(repo: repo, revision: revision, path: path)
         for _ in 0..<5 {
-            let response = try await send(request(url, method: .HEAD), what: "\(repo)/\(path)")
-            let headers = response.headers
-            if let error = HubError.from(status: Int(response.status.code), errorCode: headers.first(name: "X-Error-Code"),
-                                         errorMessage: headers.first(name: "X-Error-Message"), repo: repo, path: path,
+            let response = try await send(try request(url, method: "HEAD"), what: "\(repo)/\(path)")
+                        if let error = HubError.from(status: response.status, errorCode: response.header("X-Error-Code"),
+                                         errorMessage: response.header("X-Error-Message"), repo: repo, path: path,
                                          revision: revision, environment: environment) {
                 throw error
             }
-            let etag = (headers.first(name: "X-Linked-Etag") ?? headers.first(name: "ETag")).map(Self.cleanETag)
-            let commit = headers.first(name: "X-Repo-Commit")
-            if (300..<400).contains(Int(response.status.code)), let location = headers.first(name: "Location") {
+            let etag = (response.header("X-Linked-Etag") ?? response.header("ETag")).map(Self.cleanETag)
+            let commit = response.header("X-Repo-Commit")
+            if (300..<400).contains(response.status), let location = response.header("Location") {
                 let next = Self.absolute(location, base: url)
-                if location.hasPrefix("/") || Self.host(of: next) == Self.host(of: url), headers.first(name: "X-Linked-Etag") == nil {
+                if location.hasPrefix("/") || Self.host(of: next) == Self.host(of: url), response.header("X-Linked-Etag") == nil {
                     url = next  // a renamed repository: ask again there
                     continue
                 }
-                let size = headers.first(name: "X-Linked-Size").flatMap { Int64($0) }
+                let size = response.header("X-Linked-Size").flatMap { Int64($0) }
                 return FileMetadata(commit: commit, etag: etag, size: size, location: next)
             }
-            let size = (headers.first(name: "X-Linked-Size") ?? headers.first(name: "Content-Length")).flatMap { Int64($0) }
+            let size = (response.header("X-Linked-Size") ?? response.header("Content-Length")).flatMap { Int64($0) }
             return FileMetadata(commit: commit, etag: etag, size: size, location: url)
         }
         throw HubError(.unexpected, "\(repo)/\(path): too many redirects")
@@ -144,16 +143,16 @@ public final class HubClient: Sendable {
     public func commit(repo: String, revision: String) async throws -> String {
         try checkOnline("the revision \(revision) of \(repo)")
         let url = "\(environment.endpoint)/api/models/\(repo)/revision/\(HubEnvironment.encode(revision, keepSlash: false))"
-        let response = try await send(request(url, method: .GET), what: "the revision \(revision) of \(repo)")
-        if let error = HubError.from(status: Int(response.status.code), errorCode: response.headers.first(name: "X-Error-Code"),
-                                     errorMessage: response.headers.first(name: "X-Error-Message"), repo: repo, path: nil,
+        let response = try await send(try request(url, method: "GET"), what: "the revision \(revision) of \(repo)")
+        if let error = HubError.from(status: response.status, errorCode: response.header("X-Error-Code"),
+                                     errorMessage: response.header("X-Error-Message"), repo: repo, path: nil,
                                      revision: revision, environment: environment) {
             throw error
         }
         struct Info: Decodable { var sha: String }
         do {
-            let body = try await response.body.collect(upTo: 16 << 20)
-            let sha = try JSONDecoder().decode(Info.self, from: Data(body.readableBytesView)).sha
+            let body = try await response.collect(upTo: 16 << 20)
+            let sha = try JSONDecoder().decode(Info.self, from: body).sha
             guard sha.count == 40, sha.allSatisfy(\.isHexDigit) else {
                 throw HubError(.unexpected, "\(repo) gave '\(sha)' as the commit of \(revision)")
             }
@@ -172,22 +171,22 @@ public final class HubClient: Sendable {
             + (path.isEmpty ? "" : "/" + HubEnvironment.encode(path, keepSlash: true)) + (recursive ? "?recursive=true" : "")
         var entries: [TreeEntry] = []
         for _ in 0..<10_000 {
-            let response = try await send(request(url, method: .GET), what: "the file list of \(repo)")
-            if let error = HubError.from(status: Int(response.status.code), errorCode: response.headers.first(name: "X-Error-Code"),
-                                         errorMessage: response.headers.first(name: "X-Error-Message"), repo: repo,
+            let response = try await send(try request(url, method: "GET"), what: "the file list of \(repo)")
+            if let error = HubError.from(status: response.status, errorCode: response.header("X-Error-Code"),
+                                         errorMessage: response.header("X-Error-Message"), repo: repo,
                                          path: path.isEmpty ? nil : path, revision: revision, environment: environment) {
                 throw error
             }
-            let body: ByteBuffer
-            do { body = try await response.body.collect(upTo: 64 << 20) } catch {
+            let body: Data
+            do { body = try await response.collect(upTo: 64 << 20) } catch {
                 throw HubError(.network, "the file list of \(repo) broke off: \(error)")
             }
             do {
-                entries += try JSONDecoder().decode([TreeEntry].self, from: Data(body.readableBytesView))
+                entries += try JSONDecoder().decode([TreeEntry].self, from: body)
             } catch {
                 throw HubError(.unexpected, "the file list of \(repo) is not the Hub's tree JSON: \(error)")
             }
-            guard let next = Self.nextLink(response.headers.first(name: "Link")) else { return entries }
+            guard let next = Self.nextLink(response.header("Link")) else { return entries }
             url = Self.absolute(next, base: url)
         }
         throw HubError(.unexpected, "the file list of \(repo) has too many pages")
@@ -215,15 +214,14 @@ public final class HubClient: Sendable {
         if let size = metadata.size, size > limit {
             throw HubError(.unexpected, "\(repo)/\(path) has \(size) bytes, more than the \(limit) expected")
         }
-        let response = try await send(request(metadata.location, method: .GET), what: "\(repo)/\(path)")
-        if let error = HubError.from(status: Int(response.status.code), errorCode: response.headers.first(name: "X-Error-Code"),
-                                     errorMessage: response.headers.first(name: "X-Error-Message"), repo: repo, path: path,
+        let response = try await send(try request(metadata.location, method: "GET"), what: "\(repo)/\(path)")
+        if let error = HubError.from(status: response.status, errorCode: response.header("X-Error-Code"),
+                                     errorMessage: response.header("X-Error-Message"), repo: repo, path: path,
                                      revision: revision, environment: environment) {
             throw error
         }
         do {
-            let body = try await response.body.collect(upTo: limit)
-            return (Data(body.readableBytesView), metadata)
+            return (try await response.collect(upTo: limit), metadata)
         } catch {
             throw HubError(.network, "\(repo)/\(path): the transfer broke off (\(error)); try again")
         }
@@ -251,14 +249,14 @@ public final class HubClient: Sendable {
                 progress(have)
                 return
             }
-            var request = request(metadata.location, method: .GET)
-            if have > 0 { request.headers.add(name: "Range", value: "bytes=\(have)-") }
+            var request = try request(metadata.location, method: "GET")
+            if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
             do {
-                let response = try await http.execute(request, deadline: .distantFuture)
-                let status = Int(response.status.code)
+                let response = try await http.send(request)
+                let status = response.status
                 switch status {
                 case 206:
-                    let range = response.headers.first(name: "Content-Range") ?? ""
+                    let range = response.header("Content-Range") ?? ""
                     guard range.hasPrefix("bytes \(have)-") else {
                         try Self.truncate(partial)  // not the part asked for: start over
                         continue
@@ -272,8 +270,8 @@ public final class HubClient: Sendable {
                     if failures >= Self.attempts { throw HubError(.network, "\(what): the server keeps refusing the range; try again") }
                     continue
                 default:
-                    if let error = HubError.from(status: status, errorCode: response.headers.first(name: "X-Error-Code"),
-                                                 errorMessage: response.headers.first(name: "X-Error-Message"),
+                    if let error = HubError.from(status: status, errorCode: response.header("X-Error-Code"),
+                                                 errorMessage: response.header("X-Error-Message"),
                                                  repo: what, path: nil, revision: "", environment: environment) {
                         if error.kind == .network { throw RetryableTransfer(description: error.message) }
                         throw error
@@ -285,8 +283,8 @@ public final class HubClient: Sendable {
                 try handle.seekToEnd()
                 var written = have
                 for try await buffer in response.body {
-                    try handle.write(contentsOf: Data(buffer.readableBytesView))
-                    written += Int64(buffer.readableBytes)
+                    try handle.write(contentsOf: buffer)
+                    written += Int64(buffer.count)
                     progress(written)
                     if written > total { break }
                 }
@@ -313,9 +311,11 @@ public final class HubClient: Sendable {
         var description: String
     }
 
-    func send(_ request: HTTPClientRequest, what: String) async throws -> HTTPClientResponse {
+    func send(_ request: URLRequest, what: String) async throws -> HubTransport.Response {
         do {
-            return try await http.execute(request, timeout: .seconds(60))
+            return try await http.send(request)
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             throw HubError(.network, "cannot reach \(environment.endpoint) for \(what): \(error) "
                 + "(set HF_ENDPOINT for a mirror, or HF_HUB_OFFLINE=1 to work without network)")
