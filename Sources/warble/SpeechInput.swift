@@ -45,13 +45,13 @@ enum SpeechInput {
         } catch let error as ModelStoreError where error.kind == .notInstalled {
             let found = "\(error.message.split(separator: ";").first ?? "")"
             if installableWhisperIDs.contains(id) {
-                throw ModelError(.badModel, "\(found); install it with: tools/whisper/install.sh \(id)")
+                throw ModelError(.badModel, "\(found); install it with: \(FirstUse.installCommand(id))")
             }
             if id.hasPrefix("whisper-"), WhisperHubCatalogue.sizes.contains(String(id.dropFirst("whisper-".count))) {
                 throw ModelError(.badModel, "\(found); pull it from the Hugging Face Hub with: warble models pull \(id)")
             }
             throw ModelError(.badModel, "\(found); the Whisper models Warble can install are "
-                + installableWhisperIDs.joined(separator: ", ") + " (tools/whisper/install.sh ID), and "
+                + installableWhisperIDs.map { "\($0) (\(FirstUse.installCommand($0)))" }.joined(separator: ", ") + ", and "
                 + WhisperHubCatalogue.sizes.map { "whisper-\($0)" }.joined(separator: ", ") + " (warble models pull ID)")
         }
         throw ModelError(.badModel, "model '\(id)' is a \(installed.manifest.family) model, not a speech recognition "
@@ -62,7 +62,7 @@ enum SpeechInput {
     static func voiceActivityDetector(in engine: Engine) async throws -> any VoiceActivityDetector {
         guard await !engine.models(offering: .voiceActivity).isEmpty else {
             throw ModelError(.badModel, "--vad needs Silero VAD, which is not installed; install it with: "
-                + "scripts/models/silero-vad.sh")
+                + "warble models pull pypi:silero-vad")
         }
         return try await engine.voiceActivityDetector()
     }

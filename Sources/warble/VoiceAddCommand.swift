@@ -56,6 +56,8 @@ struct VoiceAddCommand: AsyncParsableCommand {
     var noCheck = false
     @OptionGroup(title: "History") var history: HistoryOptIn
 
+    @OptionGroup(title: "Models installed on first use") var firstUse: FirstUseOptions
+
     func validate() throws {
         guard let seconds = BudgetOption.seconds(budget), seconds > 0, seconds <= 7 * 86_400 else {
             throw ValidationError("--budget '\(budget)' is not a duration between 1 s and 7 days (write 90s, 10m or 1h)")
@@ -85,6 +87,11 @@ struct VoiceAddCommand: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: url.path) else { throw ValidationError("\(from) cannot be read") }
         if consent == nil {
             FileHandle.standardError.write(Data("warble: no --consent given: clone only voices you have the right to use\n".utf8))
+        }
+        if model == nil || model?.lowercased().hasPrefix("kokoro") == true {
+            // Kokoro clones by searching its voice space, scored by the speaker embedder.
+            try await FirstUse.ensureKokoro(forVoice: FirstUse.kokoroModel, offline: firstUse.offline)
+            try await FirstUse.ensureSpeakerEmbedder(command: "voice add", offline: firstUse.offline)
         }
         let engine = EngineFactory.make()
         let cancel = CancellationToken()

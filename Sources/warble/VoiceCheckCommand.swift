@@ -22,6 +22,7 @@ struct VoiceCheckCommand: AsyncParsableCommand {
     var sentences = 4
     @Flag(help: "Print JSON.")
     var json = false
+    @OptionGroup(title: "Models installed on first use") var firstUse: FirstUseOptions
 
     func validate() throws {
         guard (1...Self.sentences.count).contains(sentences) else {
@@ -31,6 +32,7 @@ struct VoiceCheckCommand: AsyncParsableCommand {
 
     func run() async throws {
         _ = try VoiceLibraryAccess.profile(name)
+        try await FirstUse.ensureSpeakerEmbedder(command: "voice check", offline: firstUse.offline)
         let check = try await EngineFactory.make().checkVoice(name, sentences: Array(Self.sentences.prefix(sentences)))
         if json {
             print(try WarbleJSON.string(check, pretty: true))

