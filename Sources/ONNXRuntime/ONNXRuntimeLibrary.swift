@@ -52,6 +52,7 @@ public final class ONNXRuntimeLibrary: Sendable {
 
     /// Opens the library from the first candidate path that loads.
     static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ONNXRuntimeLibrary {
+        disableTelemetry()
         let candidates = LibraryLocator.candidates(environment: environment)
         var failures: [String] = []
         for path in candidates {
@@ -73,6 +74,15 @@ public final class ONNXRuntimeLibrary: Sendable {
             : "\nInstall it with `scripts/setup.sh` (it puts the pinned library into $WARBLE_HOME/lib), "
                 + "or set \(LibraryLocator.libraryVariable) to a libonnxruntime shared library."
         throw ONNXRuntimeError(.libraryNotFound, message)
+    }
+
+    /// The official builds since 1.29 carry telemetry on Linux: a device id and an event database under
+    /// `~/.cache/Microsoft/DeveloperTools/.onnxruntime`, uploaded when there is a network. An on-device engine
+    /// writes nothing outside `$WARBLE_HOME` and the paths its user names, so `ORT_DISABLE_TELEMETRY=1` is set
+    /// before the library is opened (the runtime reads it once, when its first environment is created: no
+    /// uploader, events, device id or cache are made then).
+    static func disableTelemetry() {
+        setenv("ORT_DISABLE_TELEMETRY", "1", 1)
     }
 
     private static func open(handle: UnsafeMutableRawPointer, path: String) throws -> ONNXRuntimeLibrary {

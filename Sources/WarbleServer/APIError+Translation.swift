@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 import WarbleSpeech
 import WarbleText
 
@@ -28,6 +29,9 @@ extension APIError {
         case let error as DecodingError:
             self = .badRequest("the request body is not a valid speech request: \(Self.describe(error))",
                                code: "invalid_json")
+        case let error as HTTPParserError:
+            // A malformed request (an unknown Transfer-Encoding, a chunk size that is not a number): the client's fault.
+            self = .badRequest("the request is not valid HTTP: \(error)", code: "invalid_http")
         case let error as HTTPError:
             self = APIError(error.status, error.body ?? Self.reason(error.status),
                             type: error.status.code >= 500 ? "server_error" : "invalid_request_error",

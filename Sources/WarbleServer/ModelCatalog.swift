@@ -19,6 +19,12 @@ struct ModelCatalog<Backend: SpeechBackend>: Sendable {
     /// The voice for a request: the named one (404 when unknown), or the default (of `model`, when
     /// `model` names an installed model). A voice of another model than the one named is a 400.
     func voice(_ id: String?, model: String) async throws -> VoiceDescription {
+        if let id, Self.namesAFile(id) {
+            // Voice files by path are the command line's convenience; over the network they would read the
+            // server's files (and say which exist). The message does not repeat the path.
+            throw APIError.badRequest("'voice' takes a voice id (GET /v1/audio/voices lists them) or an OpenAI voice name, "
+                + "not a file path", param: "voice", code: "invalid_value")
+        }
         let voices = await backend.installedVoices()
         let isAlias = Self.aliases.contains(model)
         guard isAlias || voices.contains(where: { $0.model == model }) else {
@@ -35,6 +41,12 @@ struct ModelCatalog<Backend: SpeechBackend>: Sendable {
                                       param: "voice", code: "invalid_value")
         }
         return voice
+    }
+
+    /// True for what the engine would read as a model file: a path (`/`, `\\`, `~`, a leading dot) or an `.onnx` name.
+    static func namesAFile(_ id: String) -> Bool {
+        id.contains("/") || id.contains("\\") || id.hasPrefix("~") || id.hasPrefix(".") || id.lowercased().hasSuffix(".onnx")
+            || id.lowercased().hasSuffix(".json")
     }
 
     /// `id` itself when a voice has that id; otherwise the installed voice an OpenAI voice name stands

@@ -34,7 +34,16 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         let router = Router()
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: OpenAIErrorMiddleware())
+        let table = RouteTable()
+        router.add(middleware: MethodNotAllowedMiddleware(table: table))
         if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
+
+        /// A route, also in the table of paths and methods.
+        func on(_ method: HTTPRequest.Method, _ path: String,
+                use handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> some ResponseGenerator) {
+            table.add(path, method)
+            router.on(RouterPath(path), method: method, use: handler)
+        }
 
         let catalog = ModelCatalog(backend: backend, aliases: configuration.voiceAliases)
         let recognition = RecognitionCatalog(backend: transcriber, configuration: configuration)
@@ -42,27 +51,27 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         let speech = SpeechRoute(backend: backend, configuration: configuration, admission: admission, catalog: catalog)
         let transcription = TranscriptionRoute(backend: transcriber, configuration: configuration, admission: admission,
                                                catalog: recognition)
-        router.get("/health") { _, _ in await info.health() }
-        router.get("/v1/models") { _, _ in await info.models() }
-        router.get("/v1/models/:id") { _, context in try await info.model(context.parameters.require("id")) }
-        router.get("/v1/audio/voices") { _, _ in await info.voices() }
+        on(.get, "/health") { _, _ in await info.health() }
+        on(.get, "/v1/models") { _, _ in await info.models() }
+        on(.get, "/v1/models/:id") { _, context in try await info.model(context.parameters.require("id")) }
+        on(.get, "/v1/audio/voices") { _, _ in await info.voices() }
         let voiceRoutes = VoiceRoutes(backend: voiceLibrary, configuration: configuration, admission: admission)
-        router.post("/v1/audio/voices") { request, context in try await voiceRoutes.add(request, context: context) }
-        router.delete("/v1/audio/voices/:id") { _, context in try await voiceRoutes.remove(context.parameters.require("id")) }
-        router.post("/v1/audio/speech") { request, context in try await speech.handle(request, context: context) }
-        router.post("/v1/audio/transcriptions") { request, context in
+        on(.post, "/v1/audio/voices") { request, context in try await voiceRoutes.add(request, context: context) }
+        on(.delete, "/v1/audio/voices/:id") { _, context in try await voiceRoutes.remove(context.parameters.require("id")) }
+        on(.post, "/v1/audio/speech") { request, context in try await speech.handle(request, context: context) }
+        on(.post, "/v1/audio/transcriptions") { request, context in
             try await transcription.handle(request, context: context, task: .transcribe)
         }
-        router.post("/v1/audio/translations") { request, context in
+        on(.post, "/v1/audio/translations") { request, context in
             try await transcription.handle(request, context: context, task: .translate)
         }
         let textTranslation = TextTranslationRoute(backend: translator, configuration: configuration, admission: admission)
-        router.post("/v1/text/translations") { request, context in try await textTranslation.handle(request, context: context) }
+        on(.post, "/v1/text/translations") { request, context in try await textTranslation.handle(request, context: context) }
         let historyRoutes = HistoryRoutes(backend: history, configuration: configuration)
-        router.get("/v1/history") { request, _ in try await historyRoutes.list(request) }
-        router.get("/v1/history/:id") { _, context in try await historyRoutes.show(context.parameters.require("id")) }
-        router.get("/v1/history/:id/export") { _, context in try await historyRoutes.export(context.parameters.require("id")) }
-        router.delete("/v1/history/:id") { _, context in try await historyRoutes.delete(context.parameters.require("id")) }
+        on(.get, "/v1/history") { request, _ in try await historyRoutes.list(request) }
+        on(.get, "/v1/history/:id") { _, context in try await historyRoutes.show(context.parameters.require("id")) }
+        on(.get, "/v1/history/:id/export") { _, context in try await historyRoutes.export(context.parameters.require("id")) }
+        on(.delete, "/v1/history/:id") { _, context in try await historyRoutes.delete(context.parameters.require("id")) }
         return router
     }
 

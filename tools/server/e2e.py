@@ -486,6 +486,43 @@ def main() -> int:
     except openai.AuthenticationError as error:
         check(error.status_code == 401, "wrong API key: 401")
 
+    # 3b. Hardening: file paths as voices are refused without touching the file or echoing a server path;
+    # a known route asked with another method is 405 with Allow.
+    for path in ("/etc/shadow", "/root/.bash_history", "./x.onnx", "../models/silero-vad/silero_vad.onnx", "evil.onnx",
+                 "~/voice"):
+        try:
+            client.audio.speech.create(model="tts-1", voice=path, input=TEXT)
+            check(False, f"voice {path!r} raises BadRequestError")
+        except openai.BadRequestError as error:
+            message = str(error)
+            check(error.status_code == 400 and "not a file path" in message and os.getcwd() not in message
+                  and "/etc" not in message and "/root" not in message,
+                  f"voice {path!r}: 400, 'not a file path', no server path in the answer")
+    voices = json.load(urllib.request.urlopen(urllib.request.Request(
+        base + "/audio/voices", headers={"Authorization": f"Bearer {key}"})))["data"]
+    check(not any("/" in v["id"] or v["id"].endswith(".onnx") for v in voices), "no voice by path is listed")
+    for method in ("GET", "PUT"):
+        request = urllib.request.Request(base + "/audio/speech", method=method, headers={"Authorization": f"Bearer {key}"})
+        try:
+            urllib.request.urlopen(request, timeout=30)
+            check(False, f"{method} /v1/audio/speech: refused")
+        except urllib.error.HTTPError as error:
+            check(error.code == 405 and error.headers.get("Allow") == "POST",
+                  f"{method} /v1/audio/speech: 405 with Allow: POST (got {error.code}, Allow {error.headers.get('Allow')!r})")
+    host, port = base.split("//")[1].split("/")[0].rsplit(":", 1)
+    for name, head, body in (("Transfer-Encoding: xchunked", b"Transfer-Encoding: xchunked\r\n", b""),
+                             ("a chunk size of ffff…", b"Transfer-Encoding: chunked\r\n", b"ffffffffffffffffffff\r\nabc\r\n")):
+        with socket.create_connection((host, int(port)), timeout=30) as raw:
+            raw.sendall(b"POST /v1/audio/speech HTTP/1.1\r\nHost: e2e\r\nAuthorization: Bearer " + key.encode()
+                        + b"\r\nContent-Type: application/json\r\n" + head + b"\r\n" + body)
+            status = raw.recv(200).split(b"\r\n")[0].decode(errors="replace")
+        check(" 400 " in status, f"{name}: a client error ({status!r})")
+    if kokoro:
+        for fmt in ("aac", "flac", "wav"):
+            data = client.audio.speech.create(model="tts-1", voice=kokoro, input="Faster, please.", response_format=fmt,
+                                              speed=1.2).content
+            check(len(data) > 1000, f"{kokoro} at speed 1.2 in {fmt}: {len(data)} bytes")
+
     # 4. curl: a WAV file, and the SSE extension with marks and word timings.
     body = json.dumps({"model": "tts-1", "voice": PIPER, "input": TEXT, "response_format": "wav"})
     out = subprocess.run(["curl", "-sS", "--fail-with-body", "-H", f"Authorization: Bearer {key}",

@@ -151,7 +151,9 @@ public enum SoundFile {
         let samples = buffer.interleaved()
         let written = samples.withUnsafeBufferPointer { sf_writef_float(file, $0.baseAddress, sf_count_t(buffer.frameCount)) }
         guard written == buffer.frameCount else {
-            throw .writeFailed(path: path, reason: String(cString: sf_strerror(file)))
+            let said = sf_error(file) != 0 ? String(cString: sf_strerror(file)) : ""
+            throw .writeFailed(path: path, reason: "libsndfile's \(format) encoder took \(max(0, written)) of "
+                + "\(buffer.frameCount) frames" + (said.isEmpty ? " without saying why" : " (\(said))"))
         }
         closed = true
         guard sf_close(file) == 0 else { throw .writeFailed(path: path, reason: "closing failed") }

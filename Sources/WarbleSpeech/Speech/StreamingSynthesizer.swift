@@ -314,6 +314,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
             if last { stretcher = nil }
         }
         MonoSamples.applyGain(&samples, Float(request.volume * currentProsodyVolume))
+        MonoSamples.limitPeaks(&samples)
         if start == 0 { MonoSamples.fadeIn(&samples, frames: fadeFrames, curve: .raisedCosine) }
         if last { MonoSamples.fadeOut(&samples, frames: fadeFrames, curve: .raisedCosine) }
         let (inside, later) = current.events.partitioned { last || $0.sampleOffset < end }
