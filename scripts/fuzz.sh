@@ -9,7 +9,8 @@
 # Fuzz/Dictionaries/<name>.dict where there is one. A crash, an AddressSanitizer report, an input that
 # takes more than 10 s or memory over 2 GB is a failure: its reproducer is kept in
 # .build-fuzz/artifacts/<target>/ and the script exits 1 at the end. Prints per target the runs,
-# exec/s and "no crash", then "N passed, N failed". libFuzzer ships with the Swift toolchain.
+# exec/s and "no crash", then "N passed, N failed". WARBLE_FUZZ_JOBS targets run at a time (default 2).
+# libFuzzer ships with the Swift toolchain.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -20,7 +21,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --seconds) [[ "${2:-}" =~ ^[0-9]+$ ]] || die "--seconds takes a whole number"; bound=(-max_total_time="$2"); shift 2 ;;
         --runs) [[ "${2:-}" =~ ^[0-9]+$ ]] || die "--runs takes a whole number"; bound=(-runs="$2"); shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         fuzz-*) [[ " ${all_targets[*]} " == *" $1 "* ]] || die "unknown target '$1' (targets: ${all_targets[*]})"
                 targets+=("$1"); shift ;;
         *) die "unknown argument '$1' (usage: scripts/fuzz.sh [--seconds N | --runs N] [TARGET...])" ;;
@@ -58,9 +59,10 @@ bin="$(swift build --package-path "$package" --scratch-path "$scratch" "${flags[
 # Traps go to libFuzzer's handler, which keeps the reproducer; Swift's own backtracer would catch them
 # first (and its memory reader trips AddressSanitizer).
 export SWIFT_BACKTRACE=enable=no
-passed=0
-failed=0
-for target in "${targets[@]}"; do
+# fuzz_target TARGET: replays its committed corpus, then fuzzes for the bound; its outcome (pass or fail) goes
+# to $scratch/results/TARGET. Targets run WARBLE_FUZZ_JOBS at a time (default 2: libFuzzer uses one core each).
+fuzz_target() {
+    local target="$1" committed work artifacts log options leaks dict runs rate wall
     committed="$package/Corpus/$target"
     work="$scratch/corpus/$target"
     artifacts="$scratch/artifacts/$target"
@@ -79,8 +81,8 @@ for target in "${targets[@]}"; do
     if ! (cd "$artifacts" && ASAN_OPTIONS="detect_leaks=$leaks" "$bin/$target" "${options[@]}" "$committed"/*) >"$log.replay" 2>&1; then
         tail -40 "$log.replay" >&2
         say "$target: FAILED on the committed corpus (log: $log.replay; reproducer in $artifacts)"
-        failed=$((failed + 1))
-        continue
+        echo fail > "$results/$target"
+        return
     fi
 
     say "$target: fuzzing (${bound[*]})"
@@ -89,12 +91,28 @@ for target in "${targets[@]}"; do
         rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)"
         wall="$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)"
         say "$target: ${runs:-?} runs, ${rate:-?} exec/s, ${wall:-?} s, no crash"
-        passed=$((passed + 1))
+        echo pass > "$results/$target"
     else
         grep -E "^==[0-9]+==ERROR|Fatal error|SUMMARY|Test unit written|^MS:|Assertion|precondition" "$log" | head -20 >&2 || true
         say "$target: FAILED (log: $log; reproducer in $artifacts; minimise with: $bin/$target -minimize_crash=1 -runs=10000 FILE)"
-        failed=$((failed + 1))
+        echo fail > "$results/$target"
     fi
+}
+
+results="$scratch/results"
+rm -rf "$results"
+mkdir -p "$results"
+jobs_at_once="${WARBLE_FUZZ_JOBS:-2}"
+[[ "$jobs_at_once" =~ ^[1-9][0-9]*$ ]] || die "WARBLE_FUZZ_JOBS must be a whole number from 1"
+for target in "${targets[@]}"; do
+    while (( $(jobs -rp | wc -l) >= jobs_at_once )); do wait -n || true; done
+    fuzz_target "$target" &
+done
+wait
+passed=0
+failed=0
+for target in "${targets[@]}"; do
+    if [[ "$(cat "$results/$target" 2>/dev/null)" == pass ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 
 say "$passed passed, $failed failed"

@@ -283,6 +283,9 @@ public final class HubClient: Sendable {
                 try handle.seekToEnd()
                 var written = have
                 for try await buffer in response.body {
+                    // Chunks may wait in the stream's buffer: a cancelled pull stops at once and keeps only
+                    // what was written before.
+                    try Task.checkCancellation()
                     try handle.write(contentsOf: buffer)
                     written += Int64(buffer.count)
                     progress(written)
