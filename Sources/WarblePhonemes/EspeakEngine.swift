@@ -14,12 +14,27 @@ final class EspeakEngine: @unchecked Sendable {
 
     private init() {}
 
+    /// espeak-ng opens an audio device when it starts, even for phonemes alone (its audio library probes
+    /// PulseAudio by connecting, which writes `~/.config/pulse` and wakes the sound server). Warble wants only
+    /// phonemes: while it starts, `PULSE_SERVER` names no server, so the probe fails at once and touches
+    /// nothing; the variable is put back as it was right after.
+    private static func withoutSoundServer<T>(_ body: () -> T) -> T {
+        let saved = getenv("PULSE_SERVER").map { String(cString: $0) }
+        setenv("PULSE_SERVER", "unix:/nonexistent/warble-no-audio", 1)
+        defer {
+            if let saved { setenv("PULSE_SERVER", saved, 1) } else { unsetenv("PULSE_SERVER") }
+        }
+        return body()
+    }
+
     /// Runs `body` holding the lock, with espeak-ng initialised and `voice` selected.
     func withVoice<T>(_ voice: String, _ body: () throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         if !initialized {
-            let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+            let rate = Self.withoutSoundServer {
+                espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+            }
             guard rate > 0 else {
                 throw TextError(.phonemizer, "espeak-ng failed to initialise (returned \(rate)); is espeak-ng-data installed (ESPEAK_DATA_PATH)?")
             }

@@ -69,6 +69,9 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
                         while let chunk = try await job.next(before: deadline, limit: limit) {
                             for piece in try framing.pieces(for: chunk) { try await writer.write(ByteBuffer(bytes: piece)) }
                         }
+                        // A stream cut short by the client's going away can end without an error: it is a
+                        // cancellation all the same, never a finished synthesis.
+                        try Task.checkCancellation()
                         for piece in try framing.finish() { try await writer.write(ByteBuffer(bytes: piece)) }
                     } catch let error where events && !(error is CancellationError) {
                         // Server-sent events can still say what went wrong; raw audio can only be cut off.
