@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import ONNXRuntime
+import WarbleTestSupport
 
-@Suite struct ConcurrencyTests {
+@Suite(.needs(fixtures: "onnx"), .needsRuntime) struct ConcurrencyTests {
     /// One shared session, many tasks running it at once with different inputs.
     @Test func concurrentRunsOnOneSession() async throws {
         let session = try Session(path: try Fixtures.path("symbolic.onnx"))

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import ONNXRuntime
+import WarbleTestSupport
 
 /// Each element type goes in and comes back out unchanged (Identity), and converts to float (Cast).
-@Suite struct ElementTypeTests {
+@Suite(.needsRuntime) struct ElementTypeTests {
     private func check<T: TensorElement & Equatable>(_ name: String, _ values: [T], asFloat: [Float]) throws {
         let session = try Session(path: try Fixtures.path("element_\(name).onnx"))
         #expect(session.inputs == [TensorInfo(name: "x", elementType: T.elementType, shape: [.symbolic("n")])])
@@ -17,22 +18,22 @@ import Testing
         #expect(try out.tensor("n").scalars(as: Int64.self) == [Int64(values.count)])
     }
 
-    @Test func float32() throws { try check("f32", [1.5, -2, 0, .infinity] as [Float], asFloat: [1.5, -2, 0, .infinity]) }
-    @Test func float64() throws { try check("f64", [1.25, -1e10, 3] as [Double], asFloat: [1.25, -1e10, 3]) }
-    @Test func int64() throws { try check("i64", [Int64.max, -7, 0], asFloat: [Float(Int64.max), -7, 0]) }
-    @Test func int32() throws { try check("i32", [Int32.min, 5], asFloat: [Float(Int32.min), 5]) }
-    @Test func int8() throws { try check("i8", [Int8.min, -1, 127], asFloat: [-128, -1, 127]) }
-    @Test func uint8() throws { try check("u8", [UInt8(0), 200, 255], asFloat: [0, 200, 255]) }
-    @Test func bool() throws { try check("bool", [true, false, true], asFloat: [1, 0, 1]) }
+    @Test(.needs(fixtures: "onnx")) func float32() throws { try check("f32", [1.5, -2, 0, .infinity] as [Float], asFloat: [1.5, -2, 0, .infinity]) }
+    @Test(.needs(fixtures: "onnx")) func float64() throws { try check("f64", [1.25, -1e10, 3] as [Double], asFloat: [1.25, -1e10, 3]) }
+    @Test(.needs(fixtures: "onnx")) func int64() throws { try check("i64", [Int64.max, -7, 0], asFloat: [Float(Int64.max), -7, 0]) }
+    @Test(.needs(fixtures: "onnx")) func int32() throws { try check("i32", [Int32.min, 5], asFloat: [Float(Int32.min), 5]) }
+    @Test(.needs(fixtures: "onnx")) func int8() throws { try check("i8", [Int8.min, -1, 127], asFloat: [-128, -1, 127]) }
+    @Test(.needs(fixtures: "onnx")) func uint8() throws { try check("u8", [UInt8(0), 200, 255], asFloat: [0, 200, 255]) }
+    @Test(.needs(fixtures: "onnx")) func bool() throws { try check("bool", [true, false, true], asFloat: [1, 0, 1]) }
 
     #if !((os(macOS) || targetEnvironment(macCatalyst)) && arch(x86_64))
-    @Test func float16() throws {
+    @Test(.needs(fixtures: "onnx")) func float16() throws {
         let values: [Float16] = [0.5, -3.25, 65504, 0.0001]
         try check("f16", values, asFloat: values.map(Float.init))
     }
     #endif
 
-    @Test func emptyTensor() throws {
+    @Test(.needs(fixtures: "onnx")) func emptyTensor() throws {
         let session = try Session(path: try Fixtures.path("element_f32.onnx"))
         let out = try session.run(["x": try Tensor([Float]())])
         #expect(try out.tensor("y").shape == [0])
@@ -46,7 +47,7 @@ import Testing
         #expect(try tensor.bytes().count == 8)
     }
 
-    @Test func borrowedMemoryIsNotCopied() throws {
+    @Test(.needs(fixtures: "onnx")) func borrowedMemoryIsNotCopied() throws {
         final class Owner: @unchecked Sendable {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 12, alignment: 16)
             deinit { buffer.deallocate() }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import ONNXRuntime
+import WarbleTestSupport
 
 /// What a user sees on bad input: clear messages, never a crash.
-@Suite struct ErrorTests {
+@Suite(.needsRuntime) struct ErrorTests {
     @Test func missingModelFile() throws {
         let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(path: "/nonexistent/model.onnx") }
         #expect(error?.kind == .modelNotFound)
@@ -15,7 +16,7 @@ import Testing
         #expect(error?.kind == .modelNotFound)
     }
 
-    @Test(arguments: ["not_onnx.onnx", "truncated.onnx"])
+    @Test(.needs(fixtures: "onnx"), arguments: ["not_onnx.onnx", "truncated.onnx"])
     func notAnONNXFile(name: String) throws {
         let path = try Fixtures.path(name)
         let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(path: path) }
@@ -31,7 +32,7 @@ import Testing
         #expect(error?.kind == .invalidModel)
     }
 
-    @Test func unknownInputListsTheExpectedOnes() throws {
+    @Test(.needs(fixtures: "onnx")) func unknownInputListsTheExpectedOnes() throws {
         let session = try Session(path: try Fixtures.path("kv_cache_f32.onnx"))
         let error = #expect(throws: ONNXRuntimeError.self) {
             _ = try session.run(["tokens": try Tensor([Float](repeating: 0, count: 8), shape: [1, 1, 8])])
@@ -41,7 +42,7 @@ import Testing
         #expect(error?.message.contains("token: float[1, 1, 8], past: float[1, past_len, 8]") == true)
     }
 
-    @Test func missingInputIsNamed() throws {
+    @Test(.needs(fixtures: "onnx")) func missingInputIsNamed() throws {
         let session = try Session(path: try Fixtures.path("kv_cache_f32.onnx"))
         let error = #expect(throws: ONNXRuntimeError.self) {
             _ = try session.run(["token": try Tensor([Float](repeating: 0, count: 8), shape: [1, 1, 8])])
@@ -50,7 +51,7 @@ import Testing
         #expect(error?.message.contains("past: float[1, past_len, 8]") == true)
     }
 
-    @Test func wrongElementTypeSaysExpectedAndGiven() throws {
+    @Test(.needs(fixtures: "onnx")) func wrongElementTypeSaysExpectedAndGiven() throws {
         let session = try Session(path: try Fixtures.path("symbolic.onnx"))
         let error = #expect(throws: ONNXRuntimeError.self) {
             _ = try session.run(["x": try Tensor([Double](repeating: 0, count: 4), shape: [1, 1, 4])])
@@ -59,7 +60,7 @@ import Testing
         #expect(error?.message.contains("expects float[batch, time, 4], got double[1, 1, 4]") == true)
     }
 
-    @Test(arguments: [[1, 4], [1, 1, 5], [1, 1, 4, 1]])
+    @Test(.needs(fixtures: "onnx"), arguments: [[1, 4], [1, 1, 5], [1, 1, 4, 1]])
     func wrongShapeSaysExpectedAndGiven(shape: [Int]) throws {
         let session = try Session(path: try Fixtures.path("symbolic.onnx"))
         let count = shape.reduce(1, *)
@@ -71,7 +72,7 @@ import Testing
         #expect(error?.message.contains("got float\(shape)") == true)
     }
 
-    @Test func unknownOutputListsTheOutputs() throws {
+    @Test(.needs(fixtures: "onnx")) func unknownOutputListsTheOutputs() throws {
         let session = try Session(path: try Fixtures.path("symbolic.onnx"))
         let error = #expect(throws: ONNXRuntimeError.self) {
             _ = try session.run(["x": try Tensor(repeating: Float(0), shape: [1, 1, 4])], outputs: ["sum"])

@@ -1,8 +1,9 @@
 import Testing
 @testable import ONNXRuntime
+import WarbleTestSupport
 
 /// A cache that grows by one step per run, fed back from the previous run's output without a copy.
-@Suite struct KVCacheTests {
+@Suite(.needs(fixtures: "onnx"), .needsRuntime) struct KVCacheTests {
     @Test func float32CacheGrowsAcrossRuns() throws {
         let session = try Session(path: try Fixtures.path("kv_cache_f32.onnx"))
         #expect(session.input(named: "past")?.shape == [.fixed(1), .symbolic("past_len"), .fixed(8)])

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import ONNXRuntime
+import WarbleTestSupport
 
 @Suite struct LibraryTests {
-    @Test func loadsThePinnedLibrary() throws {
+    @Test(.needsRuntime) func loadsThePinnedLibrary() throws {
         let library = try ONNXRuntimeLibrary.shared()
         #expect(library.version.split(separator: ".").count == 3)
         #expect(library.apiLevel == 15)

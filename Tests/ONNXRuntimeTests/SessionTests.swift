@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 @testable import ONNXRuntime
+import WarbleTestSupport
 
-@Suite struct SessionTests {
+@Suite(.needs(fixtures: "onnx"), .needsRuntime) struct SessionTests {
     @Test func symbolicDimensionsAndSeveralOutputs() throws {
         let session = try Session(path: try Fixtures.path("symbolic.onnx"))
         #expect(session.inputs == [TensorInfo(name: "x", elementType: .float32,
@@ -90,7 +91,7 @@ import Testing
 
 /// `SessionOptions.profilingPrefix` (and `WARBLE_ORT_PROFILE`, which `warble` commands honour): ONNX
 /// Runtime writes its per-operator trace when the session is released.
-@Suite struct ProfilingTests {
+@Suite(.needs(fixtures: "onnx"), .needsRuntime) struct ProfilingTests {
     @Test func aProfiledSessionWritesEachOperatorsTimeWhenReleased() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warble-profile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -2,6 +2,7 @@ import CWarbleOperators
 import Foundation
 import Testing
 @testable import ONNXRuntime
+import WarbleTestSupport
 
 /// Warble's own operators (Snake, AdaIN): the kernels against double precision, and graphs rewritten
 /// by tools/models/fuse_snake.py and fuse_adain.py against ONNX Runtime running them unfused.
@@ -37,7 +38,7 @@ struct WarbleOperatorTests {
     }
 
     /// The fused graph gives what ONNX Runtime's Mul, Sin, Pow, Mul, Add give, within 2e-6 relative.
-    @Test func fusedGraphMatchesTheUnfusedOne() throws {
+    @Test(.needs(fixtures: "onnx"), .needsRuntime) func fusedGraphMatchesTheUnfusedOne() throws {
         var options = SessionOptions(intraOpThreads: 1)
         let reference = try Session(path: try Fixtures.path("snake_unfused.onnx"), options: options)
         options.warbleOperators = true
@@ -55,7 +56,7 @@ struct WarbleOperatorTests {
     }
 
     /// Without the operators registered, the rewritten graph does not load, and the error says so.
-    @Test func fusedGraphNeedsTheOperators() throws {
+    @Test(.needs(fixtures: "onnx"), .needsRuntime) func fusedGraphNeedsTheOperators() throws {
         let path = try Fixtures.path("snake_fused.onnx")
         let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(path: path) }
         #expect(error?.message.contains("Snake") == true, "\(error?.message ?? "")")
@@ -63,7 +64,7 @@ struct WarbleOperatorTests {
 
     /// A Snake node whose alpha does not hold one value per channel gives NaN (the kernel cannot
     /// report errors at this API level) rather than reading past the end.
-    @Test func mismatchedAlphaGivesNaN() throws {
+    @Test(.needs(fixtures: "onnx"), .needsRuntime) func mismatchedAlphaGivesNaN() throws {
         let session = try Session(path: try Fixtures.path("snake_bad_alpha.onnx"), options: SessionOptions(warbleOperators: true))
         let y = try session.run(["x": try Tensor(Self.input(time: 8), shape: [1, 4, 8])]).tensor("y").scalars(as: Float.self)
         #expect(y.count == 32 && y.allSatisfy(\.isNaN))
@@ -98,7 +99,7 @@ struct WarbleOperatorTests {
     }
 
     /// The fused AdaIN graph gives what ONNX Runtime's ten nodes give, within 1e-5.
-    @Test func fusedAdainMatchesTheUnfusedGraph() throws {
+    @Test(.needs(fixtures: "onnx"), .needsRuntime) func fusedAdainMatchesTheUnfusedGraph() throws {
         var options = SessionOptions(intraOpThreads: 1)
         let reference = try Session(path: try Fixtures.path("adain_unfused.onnx"), options: options)
         options.warbleOperators = true
@@ -124,7 +125,7 @@ struct WarbleOperatorTests {
     }
 
     /// Many sessions share the one registered domain.
-    @Test func sessionsShareTheOperators() throws {
+    @Test(.needs(fixtures: "onnx"), .needsRuntime) func sessionsShareTheOperators() throws {
         let path = try Fixtures.path("snake_fused.onnx")
         let sessions = try (0..<4).map { _ in try Session(path: path, options: SessionOptions(warbleOperators: true)) }
         let x = try Tensor(Self.input(time: 5), shape: [1, 4, 5])

@@ -33,7 +33,8 @@ enum Fixtures {
         return try? JSONDecoder().decode(Index.self, from: data)
     }()
 
-    /// An array and its shape; fails the test (never skips) when fixtures are missing.
+    /// An array and its shape; fails the test when fixtures are missing (its trait skips it first,
+    /// unless WARBLE_REQUIRE_FIXTURES=1).
     static func array(_ name: String) throws -> (values: [Float], shape: [Int]) {
         guard let entry = index?.arrays[name] else { throw Missing(name: name) }
         let data = try Data(contentsOf: directory.appendingPathComponent(entry.file))

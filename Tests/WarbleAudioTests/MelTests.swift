@@ -1,8 +1,9 @@
 import Testing
 @testable import WarbleAudio
+import WarbleTestSupport
 
 @Suite struct MelTests {
-    @Test(arguments: [
+    @Test(.needs(fixtures: "audio"), arguments: [
         ("mel_slaney_16k_400_80", 16000, 400, 80, 0.0, nil as Double?, MelScale.slaney, MelFilterbank.Normalization.slaney),
         ("mel_slaney_16k_400_128", 16000, 400, 128, 0, nil, .slaney, .slaney),
         ("mel_htk_22k_1024_80_nonorm", 22050, 1024, 80, 0, 8000, .htk, .none),
@@ -29,7 +30,7 @@ import Testing
         #expect(abs(MelScale.slaney.mel(fromHz: 1000) - 15) < 1e-12)
     }
 
-    @Test func genericMelSpectrogramMatchesLibrosa() throws {
+    @Test(.needs(fixtures: "audio")) func genericMelSpectrogramMatchesLibrosa() throws {
         let x = try Fixtures.array("input_22k").values
         let expected = try Fixtures.matrix("melspec_22k_1024_256_htk")
         let mel = MelSpectrogram(
@@ -43,7 +44,7 @@ import Testing
         #expect(maxRelDiff(got.values, reference: expected.values) < 1e-5)  // tolerance: 1e-5 of the peak
     }
 
-    @Test(arguments: [("whisper_80", 80), ("whisper_128", 128)])
+    @Test(.needs(fixtures: "audio"), arguments: [("whisper_80", 80), ("whisper_128", 128)])
     func whisperLogMelMatchesFasterWhisper(name: String, mels: Int) throws {
         let x = try Fixtures.array("input_16k").values
         let expected = try Fixtures.matrix(name)
@@ -53,7 +54,7 @@ import Testing
         #expect(maxAbsDiff(got.values, expected.values) < 1e-4)  // tolerance: max abs 1e-4 on log-mel
     }
 
-    @Test(arguments: [("matcha_24k", nil as Double?), ("matcha_24k_fmax8000", 8000)])
+    @Test(.needs(fixtures: "audio"), arguments: [("matcha_24k", nil as Double?), ("matcha_24k_fmax8000", 8000)])
     func matchaMelMatchesReference(name: String, fmax: Double?) throws {
         let x = try Fixtures.array("input_24k").values
         let expected = try Fixtures.matrix(name)
@@ -63,7 +64,7 @@ import Testing
         #expect(maxAbsDiff(got.values, expected.values) < 1e-4)  // tolerance: max abs 1e-4 on ln-mel
     }
 
-    @Test(arguments: [("kaldi_fbank_80", 80), ("kaldi_fbank_23", 23)])
+    @Test(.needs(fixtures: "audio"), arguments: [("kaldi_fbank_80", 80), ("kaldi_fbank_23", 23)])
     func kaldiFbankMatchesKaldiNativeFbank(name: String, mels: Int) throws {
         let x = try Fixtures.array("input_16k").values
         let expected = try Fixtures.matrix(name)
@@ -76,7 +77,7 @@ import Testing
         #expect(maxAbsDiff(got.values, expected.values) < 5e-4)  // tolerance: max abs 5e-4 on ln-energies (measured 1e-4)
     }
 
-    @Test func kaldiMeanSubtraction() throws {
+    @Test(.needs(fixtures: "audio")) func kaldiMeanSubtraction() throws {
         let x = try Fixtures.array("input_16k").values
         var options = KaldiFbank.Options()
         options.subtractMean = true

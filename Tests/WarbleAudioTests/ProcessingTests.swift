@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import WarbleAudio
+import WarbleTestSupport
 
 @Suite struct ProcessingTests {
-    @Test(arguments: [("input_16k", 16000, "lufs_16k_mono"), ("input_24k", 24000, "lufs_24k_mono")])
+    @Test(.needs(fixtures: "audio"), arguments: [("input_16k", 16000, "lufs_16k_mono"), ("input_24k", 24000, "lufs_24k_mono")])
     func integratedLoudnessMatchesPyloudnorm(input: String, rate: Int, golden: String) throws {
         let x = AudioBuffer(mono: try Fixtures.array(input).values, sampleRate: rate)
         let lufs = try Loudness.integrated(x)
@@ -13,7 +14,7 @@ import Testing
         #expect(abs(lufs - (try Fixtures.scalar(golden))) < 0.15)
     }
 
-    @Test func stereoLoudnessMatchesPyloudnorm() throws {
+    @Test(.needs(fixtures: "audio")) func stereoLoudnessMatchesPyloudnorm() throws {
         let x = try Fixtures.array("input_16k").values
         let stereo = try AudioBuffer(channels: [x, x.reversed().map { $0 * 0.5 }], sampleRate: 16000)
         #expect(abs(try Loudness.integrated(stereo) - (try Fixtures.scalar("lufs_16k_stereo"))) < 0.15)  // 0.15 LU, as above

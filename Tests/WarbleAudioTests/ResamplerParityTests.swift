@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WarbleAudio
+import WarbleTestSupport
 
 /// Warble's resampling against python-soxr (its own libsoxr 0.1.3 build, default run-time settings) on
 /// inputs longer than one piece Warble feeds libsoxr: whole buffers, stereo and streaming in uneven
@@ -12,7 +13,7 @@ import Testing
     static let minimumSNR = 120.0
 
     /// One thread, and three segments on separate threads (6 s splits into three 2 s segments).
-    @Test(arguments: [1, 3])
+    @Test(.needs(fixtures: "audio"), arguments: [1, 3])
     func wholeBufferMatchesPythonSoxr(threads: Int) throws {
         let x = AudioBuffer(mono: try Fixtures.array("input_44k_long").values, sampleRate: 44100)
         let expected = try Fixtures.array("soxr_44100_16000_hq_long").values
@@ -23,7 +24,7 @@ import Testing
         #expect(ratio > Self.minimumSNR, "SNR \(ratio) dB vs python-soxr; required > \(Self.minimumSNR) dB")
     }
 
-    @Test(arguments: [1, 2])
+    @Test(.needs(fixtures: "audio"), arguments: [1, 2])
     func stereoMatchesPythonSoxrPerChannel(threads: Int) throws {
         let left = try Fixtures.array("input_44k_long").values
         let (interleaved, shape) = try Fixtures.array("soxr_stereo_44100_16000_hq")
@@ -37,7 +38,7 @@ import Testing
         }
     }
 
-    @Test func streamingMatchesPythonSoxrStream() throws {
+    @Test(.needs(fixtures: "audio")) func streamingMatchesPythonSoxrStream() throws {
         // The same uneven chunks as python-soxr's ResampleStream in make_fixtures.py.
         let x = try Fixtures.array("input_44k_long").values
         let expected = try Fixtures.array("soxr_stream_44100_16000_hq").values

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import WarbleAudio
+import WarbleTestSupport
 
 @Suite struct ResamplerTests {
-    @Test(arguments: [
+    @Test(.needs(fixtures: "audio"), arguments: [
         ("input_44k", 44100, "soxr_44100_16000_hq", 16000, ResamplerQuality.high),
         ("input_24k", 24000, "soxr_24000_16000_hq", 16000, .high),
         ("input_16k", 16000, "soxr_16000_22050_vhq", 22050, .veryHigh),
@@ -19,7 +20,7 @@ import Testing
         #expect(snr(y.samples, reference: expected) > 80)
     }
 
-    @Test func sweptSineRoundTripSNR() throws {
+    @Test(.needs(fixtures: "audio")) func sweptSineRoundTripSNR() throws {
         // 50 Hz → 7 kHz log sweep at 44.1 kHz, to 16 kHz and back; compared away from the edges.
         let rate = 44100.0, seconds = 3.0, f0 = 50.0, f1 = 7000.0
         let k = pow(f1 / f0, 1 / seconds)
@@ -40,7 +41,7 @@ import Testing
         #expect(ratio >= python - 0.01, "swept-sine SNR \(ratio) dB; python-soxr gives \(python) dB")
     }
 
-    @Test func streamingEqualsWholeBuffer() throws {
+    @Test(.needs(fixtures: "audio")) func streamingEqualsWholeBuffer() throws {
         let x = try Fixtures.array("input_44k").values
         let whole = try AudioBuffer(mono: x, sampleRate: 44100).resampled(to: 16000)
         let streaming = try StreamingResampler(inputRate: 44100, outputRate: 16000)

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import WarbleAudio
+import WarbleTestSupport
 
 @Suite struct SoundFileTests {
     static let lossless = ["pcm16.wav", "pcm24.wav", "float.wav", "u8.wav", "double.wav", "extensible.wav", "pcm16.flac", "pcm16.aiff"]
 
-    @Test(arguments: lossless)
+    @Test(.needs(fixtures: "audio"), arguments: lossless)
     func readsLosslessFilesLikePythonSoundfile(name: String) throws {
         let url = try Fixtures.file(name)
         let expected = try Fixtures.array("decoded_" + name.replacingOccurrences(of: ".", with: "_")).values
@@ -16,14 +17,14 @@ import Testing
         #expect(fromMemory == audio)
     }
 
-    @Test(arguments: ["pcm16.wav", "pcm24.wav", "float.wav", "u8.wav", "double.wav", "extensible.wav"])
+    @Test(.needs(fixtures: "audio"), arguments: ["pcm16.wav", "pcm24.wav", "float.wav", "u8.wav", "double.wav", "extensible.wav"])
     func swiftWAVDecoderAgreesWithLibsndfile(name: String) throws {
         let expected = try Fixtures.array("decoded_" + name.replacingOccurrences(of: ".", with: "_")).values
         let file = try WAVDecoder.decode(contentsOf: try Fixtures.file(name))
         #expect(maxAbsDiff(file.audio.interleaved(), expected) == 0)  // tolerance: exact
     }
 
-    @Test(arguments: ["vorbis.ogg", "opus.ogg", "mpeg.mp3"])
+    @Test(.needs(fixtures: "audio"), arguments: ["vorbis.ogg", "opus.ogg", "mpeg.mp3"])
     func readsLossyFiles(name: String) throws {
         let audio = try SoundFile.read(contentsOf: try Fixtures.file(name))
         let expected = try Fixtures.array("decoded_" + name.replacingOccurrences(of: ".", with: "_")).values

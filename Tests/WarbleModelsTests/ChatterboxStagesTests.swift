@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// `ChatterboxStages` (what `warble bench chatterbox` drives) on the fixture graphs: the layout read
 /// from the sessions, the loop the model's own (`ChatterboxTokenGeneration`, greedy), its stop, and the
 /// decoder's length.
-@Suite struct ChatterboxStagesTests {
+@Suite(.needs(fixtures: "chatterbox"), .needsRuntime) struct ChatterboxStagesTests {
     static let clip = (0..<(6 * 24_000)).map { i -> Float in
         let t = Double(i) / 24_000
         return Float(0.1 * sin(2 * .pi * 180 * t) + 0.05 * sin(2 * .pi * 523 * t))

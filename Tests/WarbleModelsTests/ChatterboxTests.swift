@@ -3,12 +3,13 @@ import Testing
 import WarbleAudio
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Chatterbox Turbo on tools/chatterbox's synthetic graphs (the real names, dtypes and sidecars; 3
 /// layers, 4 heads, width 64, so a hard-coded layout fails) against its Python reference of the
 /// model card's loop and the authors' code: identical tokens (greedy, and sampled with the same
 /// draws), conditioning from the golden clip, decoder audio within 1e-5.
-@Suite struct ChatterboxTests {
+@Suite(.needs(fixtures: "chatterbox"), .needsRuntime) struct ChatterboxTests {
     static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {

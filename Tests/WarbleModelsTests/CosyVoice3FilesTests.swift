@@ -3,10 +3,11 @@ import ONNXRuntime
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Finding CosyVoice 3's files and refusing ones that are not its own, with errors that say what is
 /// wrong and how to get the model.
-@Suite struct CosyVoice3FilesTests {
+@Suite(.needs(fixtures: "cosyvoice3"), .needsRuntime) struct CosyVoice3FilesTests {
     /// A copy of the fixture model directory (symbolic links), changed by `change`.
     func copy(_ change: (URL) throws -> Void) throws -> URL {
         let repo = CosyVoice3TestFixtures.repo

@@ -3,11 +3,12 @@ import ONNXRuntime
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// CosyVoice 3's LLM loop against the Python reference's tokens (tools/cosyvoice3/reference.py on the
 /// synthetic graphs): prefill, decode steps with the stacked KV cache (f16 kept f16), RAS sampling
 /// with SplitMix64, min/max length, stop ids and the silence filter — tokens identical.
-@Suite(.serialized) struct CosyVoice3LanguageModelTests {
+@Suite(.needs(fixtures: "cosyvoice3"), .needsRuntime, .serialized) struct CosyVoice3LanguageModelTests {
     @Test(arguments: ["fp32", "fp16"])
     func tokensEqualTheReferencesForTheSameSeed(variant: String) throws {
         let model = try CosyVoice3TestFixtures.model(variant)

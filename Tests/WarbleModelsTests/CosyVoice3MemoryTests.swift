@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// The decode loop holds one KV cache and nothing else that grows: over 2,000 decode steps resident
 /// memory grows by about the cache's own final size (the step's new cache and the one it replaces),
 /// never by anything that accumulates per step (the Chatterbox seed's 2 GB → 16 GB). Cancelling
 /// drops the cache at once. On the fixture graphs, whose cache has the real export's layout
 /// [48, 1, 2, length, 64].
-@Suite(.serialized) struct CosyVoice3MemoryTests {
+@Suite(.needs(fixtures: "cosyvoice3"), .needsRuntime, .serialized) struct CosyVoice3MemoryTests {
     struct Unreadable: Error, CustomStringConvertible {
         var description: String { "cannot read the resident set size from /proc/self/statm" }
     }

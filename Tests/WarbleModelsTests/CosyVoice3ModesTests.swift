@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// CosyVoice 3's three ways of prompting the LLM (the authors' `frontend_zero_shot`,
 /// `frontend_cross_lingual`, `frontend_instruct2`), the per-request seed, and the settings it refuses.
 /// The flow always gets the voice's prompt tokens and mel, so every mode speaks in the clip's voice.
-@Suite struct CosyVoice3ModesTests {
+@Suite(.needs(fixtures: "cosyvoice3"), .needsRuntime) struct CosyVoice3ModesTests {
     static let text = "Good morning! How are you doing today?"
 
     static func voice(_ controls: VoiceControls) throws -> RenderVoice {

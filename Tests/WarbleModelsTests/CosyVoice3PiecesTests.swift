@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// An utterance longer than the authors' pieces (60–80 tokens) is spoken piece by piece, each piece a
 /// request of its own, as the reference's `tts` loops over `text_normalize(..., split=True)`.
-@Suite struct CosyVoice3PiecesTests {
+@Suite(.needs(fixtures: "cosyvoice3"), .needsRuntime) struct CosyVoice3PiecesTests {
     static let text = "The quick brown fox jumps over the lazy dog, and then it runs far away into the green forest. "
         + "Later that evening, the tired fox came home again, sat down by the warm fire, and told every story of the day. "
         + "Nobody in the little house believed a single word of it, but they all listened until the fire went out."

@@ -3,11 +3,12 @@ import ONNXRuntime
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Streaming inside an utterance as the reference's `tts(stream=True)` does (tools/cosyvoice3/
 /// reference.py `stream`): the same chunks (offsets, hops 25 → 50 → 100, tokens used, final chunk),
 /// each chunk's audio, and the concatenation equal to the one-shot audio where the reference's is.
-@Suite(.serialized) struct CosyVoice3StreamingTests {
+@Suite(.needs(fixtures: "cosyvoice3"), .needsRuntime, .serialized) struct CosyVoice3StreamingTests {
     @Test(arguments: ["fp32", "fp16"])
     func chunksMatchTheReferencesStream(variant: String) throws {
         let model = try CosyVoice3TestFixtures.model(variant)

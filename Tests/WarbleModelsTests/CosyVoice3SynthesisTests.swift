@@ -3,11 +3,12 @@ import ONNXRuntime
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// CosyVoice 3's flow and HiFT against the Python reference (tools/cosyvoice3/reference.py): the mel
 /// of the golden tokens with the golden voice and noise, and the audio HiFT makes of the golden mel,
 /// within the README's tolerances (fp32 1e-3, fp16 2e-3); and a whole utterance through the model.
-@Suite(.serialized) struct CosyVoice3SynthesisTests {
+@Suite(.needs(fixtures: "cosyvoice3"), .needsRuntime, .serialized) struct CosyVoice3SynthesisTests {
     static func tolerance(_ variant: String) -> Float { variant == "fp32" ? 1e-3 : 2e-3 }
 
     @Test(arguments: ["fp32", "fp16"])

@@ -4,13 +4,14 @@ import Testing
 import WarbleAudio
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// CosyVoice 3's voice encoder against tools/cosyvoice3/make_fixtures.py (the authors' front end in
 /// Python over synthetic campplus / speech tokenizer graphs with the real names and shapes).
 /// Tolerances (tools/cosyvoice3/README.md): features from the golden 16/24 kHz arrays max abs < 1e-3,
 /// embedding max abs < 1e-3, tokens identical; from the WAV through libsoxr, prompt mel mean abs < 5e-2
 /// and speech tokens at least 90 % equal.
-@Suite struct CosyVoice3VoiceEncoderTests {
+@Suite(.needs(fixtures: "cosyvoice3")) struct CosyVoice3VoiceEncoderTests {
     static let command = ".venv/bin/python tools/cosyvoice3/make_fixtures.py Tests/Fixtures/generated/cosyvoice3"
 
     struct Missing: Error, CustomStringConvertible {
@@ -81,7 +82,7 @@ import WarbleSpeech
         #expect(melError < 1e-3, "prompt mel max abs \(melError)")
     }
 
-    @Test(arguments: ["repo/speech_tokenizer_v3.onnx", "variants/speech_tokenizer_v3_int32.onnx"])
+    @Test(.needsRuntime, arguments: ["repo/speech_tokenizer_v3.onnx", "variants/speech_tokenizer_v3_int32.onnx"])
     func modelsMatchTheReference(_ tokenizer: String) throws {
         let voice = try Self.voice()
         let encoder = try Self.encoder(tokenizer: tokenizer)
@@ -98,7 +99,7 @@ import WarbleSpeech
         #expect(tokens == voice.speech_tokens)
     }
 
-    @Test func aClipBecomesTheReferenceVoice() async throws {
+    @Test(.needsRuntime) func aClipBecomesTheReferenceVoice() async throws {
         let voice = try Self.voice()
         let clip = try SoundFile.read(contentsOf: Self.url("golden/voice_clip_44k_stereo.wav"))
         #expect(clip.channelCount == 2 && clip.sampleRate == 44100)
@@ -122,7 +123,7 @@ import WarbleSpeech
         #expect(embeddingError < 5e-2, "embedding max abs \(embeddingError) through the resampler")
     }
 
-    @Test func clearErrorsForWhatCannotBeCloned() async throws {
+    @Test(.needsRuntime) func clearErrorsForWhatCannotBeCloned() async throws {
         let encoder = try Self.encoder()
         #expect(encoder.needsTranscript && encoder.clipSeconds == 2...30)
         let speech = AudioBuffer(mono: (0..<48000).map { Float(sin(Double($0) * 0.05)) * 0.3 }, sampleRate: 16000)

@@ -3,13 +3,14 @@ import ONNXRuntime
 import Testing
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// The decoding kit's KV cache on real ONNX Runtime runs of the synthetic decoders that
 /// tools/decoding/make_fixtures.py makes (Hugging Face per-layer names and CosyVoice's stacked
 /// tensor, each in f32 and f16): the cache grows by the positions run, keeps the session's element
 /// type (f16 stays f16), feeds back what the graph returned, and reorders rows. Exact values: the
 /// graphs compute logits = position + 1000 · mask length + the sum of layer 0's keys.
-@Suite struct KVCacheLayoutTests {
+@Suite(.needs(fixtures: "decoding"), .needsRuntime) struct KVCacheLayoutTests {
     static let directory: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {

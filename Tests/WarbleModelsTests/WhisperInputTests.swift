@@ -3,12 +3,13 @@ import Foundation
 import Testing
 import WarbleAudio
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Bad input gives clear errors (never a crash); silence gives nothing; requests run concurrently
 /// and stop when cancelled.
 @Suite("Whisper input handling and concurrency", .serialized)
 struct WhisperInputTests {
-    @Test func emptyAudioIsAClearError() async throws {
+    @Test(.needs(model: "whisper-tiny.en"), .needsRuntime) func emptyAudioIsAClearError() async throws {
         let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
         let empty = AudioBuffer(mono: [], sampleRate: 16000)
         await #expect {
@@ -29,7 +30,7 @@ struct WhisperInputTests {
 
     /// A WAV cut in the middle of its data: either the samples that are there are recognised, or a
     /// clear error; never a crash.
-    @Test func truncatedWAVIsRecognisedOrAClearError() async throws {
+    @Test(.needs(fixtures: "whisper"), .needs(model: "whisper-tiny.en"), .needsRuntime) func truncatedWAVIsRecognisedOrAClearError() async throws {
         let url = WhisperFixtures.whisperDirectory.appendingPathComponent("en_fox.wav")
         guard let whole = FileManager.default.contents(atPath: url.path) else { throw WhisperFixtures.Missing(what: url.path) }
         let cut = whole.prefix(whole.count / 2 + 1)  // odd length: a half sample at the end
@@ -52,7 +53,7 @@ struct WhisperInputTests {
         }
     }
 
-    @Test func unknownLanguageIsAClearError() async throws {
+    @Test(.needs(fixtures: "whisper"), .needs(model: "whisper-base"), .needsRuntime) func unknownLanguageIsAClearError() async throws {
         let base = WhisperRecognizer(model: try WhisperFixtures.model("whisper-base"))
         let audio = try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, "en_fox.wav")
         await #expect {
@@ -77,7 +78,7 @@ struct WhisperInputTests {
         }
     }
 
-    @Test(arguments: ["whisper-tiny.en", "whisper-base"])
+    @Test(.needs(model: "whisper-tiny.en"), .needs(model: "whisper-base"), .needsRuntime, arguments: ["whisper-tiny.en", "whisper-base"])
     func pureSilenceGivesNoText(model id: String) async throws {
         let recognizer = WhisperRecognizer(model: try WhisperFixtures.model(id))
         let silence = AudioBuffer(mono: [Float](repeating: 0, count: 16000 * 10), sampleRate: 16000)
@@ -85,7 +86,7 @@ struct WhisperInputTests {
         #expect(segments.isEmpty, "hallucinated: \(segments.map(\.text))")
     }
 
-    @Test func anySampleRateAndChannelCount() async throws {
+    @Test(.needs(fixtures: "whisper"), .needs(model: "whisper-tiny.en"), .needsRuntime) func anySampleRateAndChannelCount() async throws {
         let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
         let clip = try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, "en_fox.wav")
         let stereo44k = try AudioBuffer(channels: [clip.samples, clip.samples], sampleRate: 16000).resampled(to: 44100)
@@ -94,7 +95,8 @@ struct WhisperInputTests {
         #expect(text.contains("lazy dog") && text.contains("sunny day"), "got \(text)")
     }
 
-    @Test func concurrentRequestsGiveTheSameTokensAsOneAtATime() async throws {
+    @Test(.needs(fixtures: "whisper"), .needs(model: "whisper-tiny.en"), .needsRuntime)
+    func concurrentRequestsGiveTheSameTokensAsOneAtATime() async throws {
         let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
         let names = ["en_fox.wav", "en_weather.wav", "en_numbers.wav"]
         let clips = try names.map { try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, $0) }
@@ -113,7 +115,7 @@ struct WhisperInputTests {
         #expect(serial.allSatisfy { !$0.isEmpty })
     }
 
-    @Test func cancellationStopsTheWork() async throws {
+    @Test(.needs(fixtures: "whisper"), .needs(model: "whisper-tiny.en"), .needsRuntime) func cancellationStopsTheWork() async throws {
         let recognizer = WhisperRecognizer(model: try WhisperFixtures.model("whisper-tiny.en"))
         let clip = try WhisperFixtures.clip(WhisperFixtures.whisperDirectory, "en_fox.wav")
         // Ten minutes of speech (20 windows or more): far from done when the first segment arrives.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WarbleAudio
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// The int8 variants (`whisper-tiny.en-int8`, `whisper-base-int8`: ONNX Runtime dynamic quantisation of
 /// the MatMul weights, tools/whisper/quantize_int8.py) run through the unchanged Swift pipeline.
@@ -12,7 +13,8 @@ import WarbleAudio
 ///   spoken sentences at most 5 points above the f32 model's own rate (measured: int8 2 and 5 points below);
 /// - default options (beam 5, fallback) on the 3-minute clip: at most 5 % against faster-whisper f32
 ///   (measured 3.0 %).
-@Suite("Whisper int8 variants: accuracy against f32", .serialized)
+@Suite("Whisper int8 variants: accuracy against f32", .needs(model: "whisper-tiny.en-int8"), .needs(model: "whisper-base-int8"),
+       .needsRuntime, .serialized)
 struct WhisperInt8Tests {
     static let transcriptBound = 0.15
     static let spokenMargin = 0.05
@@ -53,7 +55,8 @@ struct WhisperInt8Tests {
         }
     }
 
-    @Test(arguments: [("whisper-tiny.en-int8", ["en_fox", "en_weather", "en_numbers"]),
+    @Test(.needs(fixtures: "whisper"),
+          arguments: [("whisper-tiny.en-int8", ["en_fox", "en_weather", "en_numbers"]),
                       ("whisper-base-int8", ["en_fox", "en_weather", "en_numbers", "de_wetter"])])
     func greedyWordErrorRate(model id: String, clips: [String]) async throws {
         let index = try WhisperFixtures.whisperIndex()
@@ -91,7 +94,7 @@ struct WhisperInt8Tests {
     }
 
     /// The benchmark's 3-minute clip with `warble transcribe`'s defaults.
-    @Test func longClipDefaults() async throws {
+    @Test(.needs(fixtures: "asr")) func longClipDefaults() async throws {
         guard let expected = try WhisperLongFormTests.entry("whisper-tiny.en", "long").object("default"),
               let reference = expected["text"] as? String
         else { throw WhisperFixtures.Missing(what: "default whisper-tiny.en/long") }

@@ -3,11 +3,13 @@ import Foundation
 import Testing
 import WarbleAudio
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Parity with faster-whisper 1.2.1 on the clips of tools/asr/make_fixtures.py: timestamps and
 /// seeking over > 30 s (greedy, token-identical), translation, language detection, and the word
 /// error rate between the two with default options.
-@Suite("Whisper long-form, translation and language detection parity", .serialized)
+@Suite("Whisper long-form, translation and language detection parity", .needs(fixtures: "asr"), .needs(model: "whisper-tiny.en"),
+       .needs(model: "whisper-base"), .needsRuntime, .serialized)
 struct WhisperLongFormTests {
     static func entry(_ model: String, _ clip: String) throws -> [String: Any] {
         guard let entry = try WhisperFixtures.asrIndex().object("models")?.object(model)?.object(clip) else {

@@ -3,10 +3,12 @@ import Foundation
 import Testing
 import WarbleAudio
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Token-for-token parity with faster-whisper 1.2.1 (fixtures by tools/whisper/make_fixtures.py):
 /// beam 1, temperature 0, no timestamps, no previous-text conditioning. Tolerance: none (identical ids).
-@Suite("Whisper greedy parity with faster-whisper", .serialized)
+@Suite("Whisper greedy parity with faster-whisper", .needs(fixtures: "whisper"), .needs(model: "whisper-tiny.en"),
+       .needs(model: "whisper-base"), .needsRuntime, .serialized)
 struct WhisperParityTests {
     static let cases: [(model: String, clip: String)] = [
         ("whisper-tiny.en", "en_fox"), ("whisper-tiny.en", "en_weather"), ("whisper-tiny.en", "en_numbers"),

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import WarbleAudio
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Word timestamps against faster-whisper 1.2.1 with `word_timestamps=True` (greedy, timestamps, no
 /// previous-text conditioning; tools/asr/make_fixtures.py `greedy_words`), on the real models.
@@ -12,7 +13,8 @@ import WarbleAudio
 struct WhisperWordTimestampTests {
     static let tolerance = 0.021
 
-    @Test(arguments: [("whisper-tiny.en", "en_fox"), ("whisper-tiny.en", "pauses"), ("whisper-tiny.en", "long"),
+    @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en"), .needs(model: "whisper-base"), .needsRuntime,
+          arguments: [("whisper-tiny.en", "en_fox"), ("whisper-tiny.en", "pauses"), ("whisper-tiny.en", "long"),
                       ("whisper-base", "en_fox"), ("whisper-base", "pauses"), ("whisper-base", "de_wetter")])
     func wordsMatchFasterWhisper(model id: String, clip: String) async throws {
         guard let expected = try WhisperLongFormTests.entry(id, clip).object("greedy_words"),
@@ -47,7 +49,7 @@ struct WhisperWordTimestampTests {
     }
 
     /// Without the option no words are computed; the segments are faster-whisper's without words.
-    @Test func noWordsUnlessAsked() async throws {
+    @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en"), .needsRuntime) func noWordsUnlessAsked() async throws {
         let model = try WhisperFixtures.model("whisper-tiny.en")
         let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "en_fox.wav")
         let got = try await WhisperRecognizer(model: model).transcribeAll(audio, options: TranscriptionOptions(beamSize: 1, temperatures: [0]))
@@ -56,7 +58,7 @@ struct WhisperWordTimestampTests {
 
     /// A model whose config names no alignment heads (or whose decoder predates the scores) says how
     /// to get one that can, before decoding anything.
-    @Test func modelWithoutAlignmentHeadsSaysSo() async throws {
+    @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en"), .needsRuntime) func modelWithoutAlignmentHeadsSaysSo() async throws {
         let source = WhisperFixtures.modelsDirectory.appendingPathComponent("whisper-tiny.en")
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("no-heads-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -82,7 +84,7 @@ struct WhisperWordTimestampTests {
 
     /// Languages without spaces: words end wherever the tokens decode to whole characters, so a
     /// character split over two tokens stays in one word and no word holds U+FFFD.
-    @Test func unspacedLanguagesSplitOnWholeCharacters() throws {
+    @Test(.needs(model: "whisper-base"), .needsRuntime) func unspacedLanguagesSplitOnWholeCharacters() throws {
         let model = try WhisperFixtures.model("whisper-base")
         // Expected: faster-whisper's split_to_word_tokens with language "ja" on the same ids.
         let text = "憂鬱な日に薔薇を見た。"
@@ -99,7 +101,7 @@ struct WhisperWordTimestampTests {
     }
 
     /// Digital silence: no segment, so no words and no alignment pass.
-    @Test func silenceHasNoWords() async throws {
+    @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en"), .needsRuntime) func silenceHasNoWords() async throws {
         let model = try WhisperFixtures.model("whisper-tiny.en")
         let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "silence.wav")
         let got = try await WhisperRecognizer(model: model).transcribeAll(audio, options: TranscriptionOptions(wordTimestamps: true))

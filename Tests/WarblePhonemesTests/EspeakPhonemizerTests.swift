@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WarbleText
 @testable import WarblePhonemes
+import WarbleTestSupport
 
 /// Finds generated fixtures (made by `tools/text/make_fixtures.py`, run by `scripts/test.sh`).
 enum PhonemeFixtures {
@@ -28,7 +29,7 @@ enum PhonemeFixtures {
     let phonemizer = EspeakPhonemizer()
 
     /// Exact equality (no tolerance) with `espeak-ng -q --ipa -v VOICE TEXT` recorded by the fixture script.
-    @Test func matchesTheCommandLine() throws {
+    @Test(.needs(fixtures: "text")) func matchesTheCommandLine() throws {
         let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: PhonemeFixtures.url("espeak/cases.json")))
         try #require(cases.count >= 15)
         for c in cases {
@@ -38,7 +39,7 @@ enum PhonemeFixtures {
     }
 
     /// `phonemize` without its punctuation gives the command line's phonemes (exact, no tolerance).
-    @Test func phonemizeAgreesWithTheCommandLine() throws {
+    @Test(.needs(fixtures: "text")) func phonemizeAgreesWithTheCommandLine() throws {
         let cases = try JSONDecoder().decode([Case].self, from: Data(contentsOf: PhonemeFixtures.url("espeak/cases.json")))
         for c in cases where c.voice.hasPrefix("en") || ["de", "fr", "es", "it", "ru"].contains(c.voice) {
             let ipa = try phonemizer.phonemize(c.text, language: c.voice)

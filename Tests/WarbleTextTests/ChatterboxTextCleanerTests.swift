@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WarbleText
+import WarbleTestSupport
 
 /// Chatterbox Turbo's `punc_norm`, against the cases tools/chatterbox/reference.py cleaned
 /// (Tests/Fixtures/generated/chatterbox/golden/text.json): identical strings.
@@ -22,7 +23,7 @@ import Testing
         return try JSONDecoder().decode(Golden.self, from: data).punc_norm
     }
 
-    @Test func cleansAsTheAuthorsDo() throws {
+    @Test(.needs(fixtures: "chatterbox")) func cleansAsTheAuthorsDo() throws {
         let cases = try Self.golden()
         #expect(cases.count >= 20)
         for c in cases {

@@ -35,7 +35,8 @@ enum CosyVoiceTextFixtures {
         return url
     }
 
-    /// The cases, or one case naming the missing file (so that the parametrised test fails, never skips).
+    /// The cases, or one case naming the missing file (so that the parametrised test fails when its trait
+    /// does not skip it: under WARBLE_REQUIRE_FIXTURES=1).
     static func cases() -> [Case] {
         do {
             struct File: Decodable { let cases: [Case] }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import WarbleText
+import WarbleTestSupport
 
 /// CosyVoice 3's text front end against the authors' (tools/cosytext/make_fixtures.py). Tolerance:
 /// none — pieces, normalised text and token counts must match scalar for scalar.
-@Suite struct CosyVoiceTextParityTests {
+@Suite(.needs(fixtures: "cosytext")) struct CosyVoiceTextParityTests {
     /// Scalars, not `String ==` (which would call canonically equivalent texts equal).
     static func scalars(_ texts: [String]) -> [[UInt32]] { texts.map { $0.unicodeScalars.map(\.value) } }
 

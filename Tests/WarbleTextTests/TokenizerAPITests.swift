@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WarbleText
+import WarbleTestSupport
 
 @Suite struct TokenizerAPITests {
     /// A tiny byte-level tokenizer.json: "a", "b", "ab", "Ġ" (space) and "Ġab", with a BOS/EOS template.
@@ -62,7 +63,7 @@ import Testing
 
     /// The hand-compiled GPT-2 and Qwen2 patterns split like Swift's regex engine running the same
     /// pattern (scalar semantics) on every corpus line. Exact: no line may differ.
-    @Test func handCompiledPatternsAgreeWithTheRegexEngine() throws {
+    @Test(.needs(fixtures: "text")) func handCompiledPatternsAgreeWithTheRegexEngine() throws {
         let corpus = try Fixtures.json("corpus.json", as: [String].self)
         try #require(corpus.count > 200)
         let pairs: [(any PatternMatcher, RegexPattern)] = [

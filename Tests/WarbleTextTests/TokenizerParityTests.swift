@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 @testable import WarbleText
+import WarbleTestSupport
 
 /// Exact parity with Python `tokenizers` (pinned in tools/text/requirements.txt) on the >= 2,000-line corpus.
 /// Tolerance: none — every id sequence and every decoded string must be identical.
-@Suite struct TokenizerParityTests {
+@Suite(.needs(fixtures: "text")) struct TokenizerParityTests {
     struct Golden: Decodable {
         struct Case: Decodable {
             let ids: [Int]

@@ -4,8 +4,9 @@ import Testing
 import WarbleEngine
 import WarbleModels
 import WarbleText
+import WarbleTestSupport
 
-@Suite(.serialized) struct BadInputTests {
+@Suite(.needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized) struct BadInputTests {
     private var synthesizer: StreamingSynthesizer<PiperVoice> {
         get throws { StreamingSynthesizer(renderer: try InstalledVoices.sharedPiper.get()) }
     }

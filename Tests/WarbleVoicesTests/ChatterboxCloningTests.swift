@@ -4,12 +4,15 @@ import WarbleAudio
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// Chatterbox Turbo through the engine, on tools/chatterbox's synthetic graphs installed beside the
 /// real Silero VAD: `addVoice` runs the speech encoder on a clip (no transcript needed), and the voice
 /// speaks 24 kHz audio of whole tokens (960 samples each, three of them the closing silence), whole
 /// and streamed alike; clips of 5 s or less are refused.
-@Suite(.serialized) struct ChatterboxCloningTests {
+@Suite(.needs(fixtures: "chatterbox"), .needs(model: "silero-vad"), .needs(model: "speaker-dvector"),
+       .needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized)
+struct ChatterboxCloningTests {
     func engine() throws -> Engine {
         try InstalledVoices.engine(withFixture: "chatterbox", as: "chatterbox-turbo", family: "chatterbox", languages: ["en"],
                                    variant: "fp32", marker: "tokenizer.json")

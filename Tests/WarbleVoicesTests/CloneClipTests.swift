@@ -4,11 +4,12 @@ import WarbleAudio
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// The clip checks of `warble voice add`, with the installed Silero VAD and speech from the installed
 /// Piper voice: each bad clip gets a message that says what to record; a good clip in another rate,
 /// channel count and format is read and cut to its speech.
-@Suite(.serialized) struct CloneClipTests {
+@Suite(.needs(model: "piper-en_US-joe-medium"), .needs(model: "silero-vad"), .needsRuntime, .serialized) struct CloneClipTests {
     /// About 7 s of the installed Piper voice.
     static func speech() async throws -> AudioBuffer {
         let piper = try InstalledVoices.sharedPiper.get()

@@ -4,11 +4,13 @@ import WarbleAudio
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// CosyVoice 3 through the engine, on tools/cosyvoice3's synthetic graphs (the real weights cannot be
 /// had here) installed beside the real Silero VAD: `addVoice` runs the family's voice encoder on a
 /// clip and its transcript, and the voice speaks 24 kHz audio of whole speech tokens (960 samples each).
-@Suite(.serialized) struct CosyVoice3CloningTests {
+@Suite(.needs(fixtures: "cosyvoice3"), .needs(model: "silero-vad"), .needs(model: "speaker-dvector"), .needsRuntime, .serialized)
+struct CosyVoice3CloningTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/generated/cosyvoice3/repo")
 
@@ -19,7 +21,7 @@ import WarbleSpeech
                                    variant: "fp32", marker: "campplus.onnx")
     }
 
-    @Test func aVoiceClonedFromAClipAndItsTranscriptSpeaksWholeTokens() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium")) func aVoiceClonedFromAClipAndItsTranscriptSpeaksWholeTokens() async throws {
         let engine = try engine()
         let speech = try await CloneClipTests.speech()
         let clip = try SoundFile.encode(speech, format: .wav16)

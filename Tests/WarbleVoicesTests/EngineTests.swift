@@ -5,8 +5,9 @@ import Testing
 import WarbleEngine
 @testable import WarbleModels
 import WarblePhonemes
+import WarbleTestSupport
 
-@Suite(.serialized) struct EngineTests {
+@Suite(.needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized) struct EngineTests {
     /// Counts loads, to prove that concurrent first callers share one.
     final class LoadCounter: @unchecked Sendable {
         private let lock = NSLock()
@@ -36,7 +37,7 @@ import WarblePhonemes
                       configuration: .init(idleUnloadAfter: idle, threads: 2))
     }
 
-    @Test func listsInstalledVoicesWithJoeAsDefault() async throws {
+    @Test(.needs(model: "kokoro-v1.0-int8")) func listsInstalledVoicesWithJoeAsDefault() async throws {
         _ = try InstalledVoices.model("piper-en_US-joe-medium")
         let engine = engine()
         #expect(await engine.defaultVoice?.id == "en_US-joe-medium")

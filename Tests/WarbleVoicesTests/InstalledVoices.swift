@@ -6,7 +6,8 @@ import WarbleEngine
 import WarbleModels
 import WarblePhonemes
 
-/// The real voices the set-up installs; a test that needs them fails (never skips) when they are missing.
+/// The real voices the set-up installs; a test that needs them fails when they are missing (its traits skip it
+/// first, unless WARBLE_REQUIRE_FIXTURES=1).
 enum InstalledVoices {
     static let store = ModelStore()
 

@@ -6,6 +6,7 @@ import WarbleAudio
 import WarbleEngine
 import WarbleModels
 import WarblePhonemes
+import WarbleTestSupport
 
 /// Both shipped voices must be understood: fixed sentences spoken through the engine (default
 /// settings, the voices' own noise scales, as a user hears them), transcribed by Warble's own
@@ -44,7 +45,8 @@ import WarblePhonemes
         #expect(WordErrorRate.rate([("The cat sat.", "the cat sat"), ("a b c d", "a c d")]) == 1.0 / 7)
     }
 
-    @Test(arguments: bounds)
+    @Test(.needs(model: "whisper-tiny.en"), .needs(model: "piper-en_US-joe-medium"), .needs(model: "kokoro-v1.0-int8"), .needsRuntime,
+          arguments: bounds)
     func voiceIsUnderstoodByWhisper(voice: String, maxWER: Double) async throws {
         let whisper = try Self.whisper.get()
         let engine = Engine(phonemizer: EspeakPhonemizer(),

@@ -6,9 +6,10 @@ import WarbleAudio
 import WarbleEngine
 import WarblePhonemes
 @testable import WarbleModels
+import WarbleTestSupport
 
 @Suite(.serialized) struct KokoroModelTests {
-    @Test func speaksWithEachVoice() async throws {
+    @Test(.needs(model: "kokoro-v1.0-int8"), .needsRuntime) func speaksWithEachVoice() async throws {
         let kokoro = try InstalledVoices.sharedKokoro.get()
         #expect(kokoro.sampleRate == 24000)
         #expect(Set(kokoro.voices.map(\.id)) == ["kokoro-jf_alpha", "kokoro-jf_gongitsune", "kokoro-jf_nezumi",
@@ -38,7 +39,7 @@ import WarblePhonemes
     /// over the bins within 60 dB of the peak, at most 4 dB (measured here 1.2-1.4 dB; in Python,
     /// without trimming, fused 1.2-2.3 dB and the 1-ulp change 2.1-2.6 dB). The control, another
     /// voice on the same symbols, must be at least 8 dB away (measured 12-14 dB).
-    @Test func fusedSnakeSoundsLikeTheReferenceGraph() throws {
+    @Test(.needs(model: "kokoro-v1.0-int8"), .needsRuntime) func fusedSnakeSoundsLikeTheReferenceGraph() throws {
         let installed = try InstalledVoices.model("kokoro-v1.0-int8")
         let fused = try InstalledVoices.sharedKokoro.get()
         guard case .object(var config)? = installed.manifest.config, let reference = config["referenceModel"] else {
@@ -96,7 +97,7 @@ import WarblePhonemes
         #expect(KokoroSymbols.misaki(fromIPA: "bˈɔɪ hˈaʊs") == "bˈY hˈWs")
     }
 
-    @Test func overlongUtteranceIsSplitAtWords() async throws {
+    @Test(.needs(model: "kokoro-v1.0-int8"), .needsRuntime) func overlongUtteranceIsSplitAtWords() async throws {
         let kokoro = try InstalledVoices.sharedKokoro.get()
         let long = Array(repeating: "ɐ lˈɔŋ sˈɛntəns", count: 60).joined(separator: " ")
         let parts = kokoro.split(KokoroSymbols.misaki(fromIPA: long))

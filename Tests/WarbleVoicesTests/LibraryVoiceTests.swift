@@ -3,11 +3,12 @@ import Testing
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// Voices from the voice library, through the engine, with the installed Kokoro: a profile holding a
 /// stock voice's style table speaks exactly as that voice, is listed with the stock voices (also when
 /// added after the engine started), and a model that cannot take a profile says so.
-@Suite(.serialized) struct LibraryVoiceTests {
+@Suite(.needs(model: "kokoro-v1.0-int8"), .needsRuntime, .serialized) struct LibraryVoiceTests {
     /// A `WARBLE_HOME` of its own whose models are the installed ones and whose voice library is empty.
     func engine() throws -> Engine {
         try InstalledVoices.isolatedEngine("library", models: ["kokoro-v1.0-int8"], threads: 2)
@@ -63,7 +64,7 @@ import WarbleSpeech
         }
     }
 
-    @Test func piperRefusesALibraryVoice() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium")) func piperRefusesALibraryVoice() async throws {
         let engine = try engine()
         var profile = try alphaProfile(id: "joe-clone")
         profile.model = "piper-en_US-joe-medium"

@@ -4,12 +4,13 @@ import WarbleAudio
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// Live segmentation and recognition with the installed Silero VAD and Whisper tiny.en, on speech from
 /// the installed Piper voice: the segments do not depend on how the audio was chunked, two utterances
 /// apart give two segments, silence gives none and keeps memory bounded, and `LiveTranscriber`
 /// recognises each utterance from a stream of chunks.
-@Suite(.serialized) struct LiveRecognitionTests {
+@Suite(.needs(model: "piper-en_US-joe-medium"), .needs(model: "silero-vad"), .needsRuntime, .serialized) struct LiveRecognitionTests {
     static let rate = 16000
     static let first = "The quick brown fox jumps over the lazy dog."
     static let second = "Good morning, how are you today?"
@@ -105,7 +106,7 @@ import WarbleSpeech
         #expect(segments.allSatisfy { $0.end - $0.start <= 2 + 2 * options.speechPad + 0.05 }, "\(segments.map { $0.end - $0.start })")
     }
 
-    @Test func liveTranscriberRecognisesEachUtteranceFromChunks() async throws {
+    @Test(.needs(model: "whisper-tiny.en")) func liveTranscriberRecognisesEachUtteranceFromChunks() async throws {
         _ = try InstalledVoices.model("whisper-tiny.en")
         let (samples, first, second) = try await Self.twoUtterances()
         let engine = Engine(phonemizer: EspeakPhonemizer())

@@ -3,9 +3,10 @@ import Foundation
 import ONNXRuntime
 import Testing
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// Rendering the next utterance in the background changes when audio is computed, never what it is.
-@Suite(.serialized) struct LookaheadTests {
+@Suite(.needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized) struct LookaheadTests {
     static let text = "<speak>The first sentence opens the request, so it streams in small pieces. "
         + "<mark name='second'/>The second one is rendered while the first is handed out. "
         + "<break time='300ms'/>A third follows the pause, <mark name='inside'/>with a mark inside it. "

@@ -5,6 +5,7 @@ import WarblePhonemes
 import WarbleSpeech
 import WarbleText
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// NeuTTS through the engine, with espeak-ng: the phonemes are the reference's (the authors call
 /// espeak-ng through `phonemizer`; four languages), long text is planned into the reference's parts,
@@ -23,7 +24,7 @@ import WarbleText
         try JSONDecoder().decode(type, from: try Data(contentsOf: fixtures.appendingPathComponent("golden/\(name)")))
     }
 
-    @Test func phonemesAreTheReferences() throws {
+    @Test(.needs(fixtures: "neutts")) func phonemesAreTheReferences() throws {
         let espeak = EspeakPhonemizer()
         for item in try Self.json("phonemes.json", as: Phonemes.self).cases {
             let ours = NeuTTSPhonemes.clean(try espeak.phonemize(item.text, language: item.language), language: item.language)
@@ -31,7 +32,7 @@ import WarbleText
         }
     }
 
-    @Test func longTextIsPlannedAsTheReferencePlansIt() throws {
+    @Test(.needs(fixtures: "neutts")) func longTextIsPlannedAsTheReferencePlansIt() throws {
         struct Long: Decodable {
             struct Plan: Decodable { let chunks: [String] }
             struct Unchunked: Decodable { let text: String }
@@ -53,7 +54,8 @@ import WarbleText
     /// Added from its codes, the voice speaks the reference's tokens: greedy, the stream of the
     /// authors' streaming path (chunks of 25) within 1e-5 away from the engine's 5-ms edge fades; a seed
     /// samples; a voice without a transcript is refused.
-    @Test func aVoiceFromCodesSpeaksTheReferencesAudio() async throws {
+    @Test(.needs(fixtures: "neutts"), .needs(model: "silero-vad"), .needs(model: "speaker-dvector"), .needsRuntime)
+    func aVoiceFromCodesSpeaksTheReferencesAudio() async throws {
         let engine = try InstalledVoices.engine(withFixture: "neutts", as: "neutts-nano", family: "neutts", languages: ["en"],
                                                 variant: "fp32", marker: "onnx/model.onnx", config: ["greedy": .bool(true)])
         let codec = engine.store.modelsDirectory.appendingPathComponent("neucodec")

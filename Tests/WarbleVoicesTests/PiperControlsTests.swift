@@ -4,12 +4,13 @@ import WarbleEngine
 @testable import WarbleModels
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// What `piper` users expect: a voice file given by path (NAME.onnx with NAME.onnx.json), a speaker of a
 /// multi-speaker voice by name or number, and the three scales. The two-speaker voice is the installed
 /// voice with a `sid` input that scales its audio by 1 + sid / 2 (tools/voices/make_fixtures.py), and
 /// its reference is piper-tts's own multi-speaker path for speaker bob.
-@Suite(.serialized) struct PiperControlsTests {
+@Suite(.needs(fixtures: "voices"), .needsRuntime, .serialized) struct PiperControlsTests {
     struct Reference: Decodable { let text: String; let speaker: String; let samples: String }
 
     static var voiceFile: URL { PiperReferenceTests.directory.appendingPathComponent("two-speakers/two-speakers.onnx") }

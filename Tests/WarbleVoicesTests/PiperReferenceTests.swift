@@ -5,12 +5,13 @@ import Testing
 import WarbleEngine
 @testable import WarbleModels
 import WarblePhonemes
+import WarbleTestSupport
 
 /// Piper against its reference implementation: piper-tts 1.8.0 on the same voice, the same phonemes
 /// and noise scales 0 (golden from `tools/voices/make_fixtures.py`). Warble must give the same phoneme
 /// ids, and the same audio both from the whole graph and from the installed split graphs decoded in
 /// windows (what the engine runs).
-@Suite(.serialized) struct PiperReferenceTests {
+@Suite(.needs(fixtures: "voices"), .needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized) struct PiperReferenceTests {
     struct Golden: Decodable {
         struct Case: Decodable { let text: String; let phonemes: String; let ids: [Int64]; let samples: String }
         let model: String
@@ -30,7 +31,7 @@ import WarblePhonemes
         return url.appendingPathComponent("Tests/Fixtures/generated/voices")
     }()
 
-    /// Fails (never skips) when the golden is missing.
+    /// Fails when the golden is missing (the suite's trait skips it first, unless WARBLE_REQUIRE_FIXTURES=1).
     static func golden() throws -> Golden {
         let url = directory.appendingPathComponent("piper.json")
         guard let data = FileManager.default.contents(atPath: url.path) else {

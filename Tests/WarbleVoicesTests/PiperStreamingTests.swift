@@ -5,10 +5,11 @@ import Testing
 import WarbleEngine
 @testable import WarbleModels
 import WarblePhonemes
+import WarbleTestSupport
 
 /// Piper decodes each sentence in windows: a request's first audio is out early, no window is wider
 /// than the largest one, and the pieces join into exactly what one-shot decoding gives.
-@Suite(.serialized) struct PiperStreamingTests {
+@Suite(.needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized) struct PiperStreamingTests {
     static let sentence = {
         var utterance = Utterance(
             text: "Streaming inside a sentence starts the audio long before the whole sentence has been decoded, "

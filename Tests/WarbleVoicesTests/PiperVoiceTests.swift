@@ -4,8 +4,9 @@ import ONNXRuntime
 import Testing
 import WarbleEngine
 import WarbleModels
+import WarbleTestSupport
 
-@Suite(.serialized) struct PiperVoiceTests {
+@Suite(.needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized) struct PiperVoiceTests {
     @Test func speaksASentenceDeterministically() async throws {
         let piper = try InstalledVoices.sharedPiper.get()
         #expect(piper.sampleRate == 22050)

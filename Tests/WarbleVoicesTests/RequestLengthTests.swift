@@ -3,11 +3,12 @@ import Testing
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// The length of a request known at its first chunk (what makes a WAV header exact): with the real
 /// voices, a request that is one utterance says on its first chunk exactly how many frames all its
 /// chunks hold; one with more to say (a second sentence, a trailing break) says nothing.
-@Suite(.serialized) struct RequestLengthTests {
+@Suite(.needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized) struct RequestLengthTests {
     static let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: 2))
 
     static let single: [(String, Bool)] = [
@@ -18,7 +19,7 @@ import WarbleSpeech
         ("<speak><prosody rate=\"slow\">Slowly, one sentence.</prosody></speak>", true),
     ]
 
-    @Test(arguments: ["en_US-joe-medium", "kokoro-jm_kumo"], single.indices.map { $0 })
+    @Test(.needs(model: "kokoro-v1.0-int8"), arguments: ["en_US-joe-medium", "kokoro-jm_kumo"], single.indices.map { $0 })
     func oneUtteranceKnowsItsLengthAtTheFirstChunk(voice: String, index: Int) async throws {
         _ = try InstalledVoices.model(voice.hasPrefix("kokoro") ? "kokoro-v1.0-int8" : "piper-en_US-joe-medium")
         let (text, ssml) = Self.single[index]

@@ -4,12 +4,13 @@ import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
 @testable import WarbleModels
+import WarbleTestSupport
 
 /// A request's `language`: Kokoro (trained on eight languages) speaks Portuguese text through
 /// espeak-ng's Brazilian Portuguese phonemes with any of its voices; Piper speaks its own language
 /// only and refuses others; the engine finds a voice for a language.
 @Suite(.serialized) struct SpeakingLanguageTests {
-    @Test func kokoroSpeaksTheRequestsLanguageWithItsPhonemes() async throws {
+    @Test(.needs(model: "kokoro-v1.0-int8"), .needsRuntime) func kokoroSpeaksTheRequestsLanguageWithItsPhonemes() async throws {
         let kokoro = try InstalledVoices.sharedKokoro.get()
         #expect(kokoro.speaks("pt-BR") && kokoro.speaks("en-GB") && kokoro.speaks("ja") && !kokoro.speaks("de"))
         let portuguese = Utterance(text: "Bom dia a todos.", language: "pt-BR", sourceRange: 0..<0, words: [], endsSentence: true)
@@ -34,7 +35,7 @@ import WarbleSpeech
         }
     }
 
-    @Test func piperRefusesAnotherLanguage() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium"), .needsRuntime) func piperRefusesAnotherLanguage() async throws {
         let synthesizer = StreamingSynthesizer(renderer: try InstalledVoices.piper())
         await #expect { _ = try await collect(synthesizer.synthesize(SynthesisRequest(text: "Bom dia.", language: "pt-BR"))) } throws: {
             "\($0)".contains("does not speak pt-BR")
@@ -43,7 +44,8 @@ import WarbleSpeech
         #expect(!english.isEmpty)
     }
 
-    @Test func theEngineFindsAVoiceForALanguage() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium"), .needs(model: "kokoro-v1.0-int8"), .needsRuntime)
+    func theEngineFindsAVoiceForALanguage() async throws {
         let engine = try InstalledVoices.isolatedEngine("languages", models: ["piper-en_US-joe-medium", "kokoro-v1.0-int8"], threads: 2)
         let english = try await engine.voice(speaking: "en")
         #expect(english.native && english.voice.id == "en_US-joe-medium")

@@ -3,6 +3,7 @@ import Testing
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// `rate` means what it says: the audio of a text (pauses between sentences and clauses included) is
 /// 1/rate as long as at rate 1, within 10 %, for both families, from 0.5 to 3 (above 2 the models speak
@@ -20,7 +21,8 @@ import WarbleSpeech
         return Double(chunks.reduce(0) { $0 + $1.samples.count }) / Double(chunks.first?.sampleRate ?? 1)
     }
 
-    @Test(arguments: ["en_US-joe-medium", "kokoro-jm_kumo"])
+    @Test(.needs(model: "piper-en_US-joe-medium"), .needs(model: "kokoro-v1.0-int8"), .needsRuntime,
+          arguments: ["en_US-joe-medium", "kokoro-jm_kumo"])
     func durationFollowsTheRate(voice: String) async throws {
         _ = try InstalledVoices.model(voice.hasPrefix("kokoro") ? "kokoro-v1.0-int8" : "piper-en_US-joe-medium")
         let natural = try await seconds(voice: voice, rate: 1)

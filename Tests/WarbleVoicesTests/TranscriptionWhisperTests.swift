@@ -4,6 +4,7 @@ import Testing
 import WarbleAudio
 import WarbleEngine
 @testable import WarbleServer
+import WarbleTestSupport
 
 /// The engine's transcription service, as `warble serve` hands it to the server, with the real
 /// whisper-tiny.en on the clip `tools/server/make_fixtures.py` makes, against faster-whisper's
@@ -73,20 +74,20 @@ import WarbleEngine
         #expect(segments.first?.language == "en")
     }
 
-    @Test func transcriptMatchesFasterWhisper() async throws {
+    @Test(.needs(fixtures: "server"), .needs(model: "whisper-tiny.en"), .needsRuntime) func transcriptMatchesFasterWhisper() async throws {
         let (golden, audio) = try await load()
         #expect(golden.model == "whisper-tiny.en")
         try expectMatches(try await transcribe(audio), golden.without)
     }
 
-    @Test func everyInstalledLanguageHasAName() async throws {
+    @Test(.needs(model: "whisper-base")) func everyInstalledLanguageHasAName() async throws {
         let models = await Self.backend.recognitionModels()
         let languages = Set(models.flatMap(\.languages))
         #expect(languages.count >= 99, "install whisper-base (scripts/test.sh): \(models.map(\.id))")
         #expect(languages.subtracting(LanguageNames.names.keys).isEmpty)
     }
 
-    @Test func initialPromptMatchesFasterWhisper() async throws {
+    @Test(.needs(fixtures: "server"), .needs(model: "whisper-tiny.en"), .needsRuntime) func initialPromptMatchesFasterWhisper() async throws {
         let (golden, audio) = try await load()
         // The prompt changes faster-whisper's tokens (make_fixtures.py checks), so ignoring it fails here.
         #expect(golden.with.map(\.tokens) != golden.without.map(\.tokens))

@@ -4,12 +4,15 @@ import WarbleAudio
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// `Engine.addVoice` with the installed Kokoro, Silero VAD and speaker embedder: a Kokoro voice found
 /// from a clip of the Piper voice (a speaker Kokoro does not have) is kept, listed and spoken; the
 /// same seed and candidate count give the same voice; an interrupted search resumes to the voice an
 /// uninterrupted one finds.
-@Suite(.serialized) struct VoiceCloningTests {
+@Suite(.needs(model: "kokoro-v1.0-int8"), .needs(model: "silero-vad"), .needs(model: "speaker-dvector"),
+       .needs(model: "piper-en_US-joe-medium"), .needsRuntime, .serialized)
+struct VoiceCloningTests {
     static let candidates = 6
 
     func engine() throws -> Engine {

@@ -3,10 +3,11 @@ import Testing
 import WarbleEngine
 import WarblePhonemes
 import WarbleSpeech
+import WarbleTestSupport
 
 /// Kokoro mixes through the engine: one voice at full weight speaks exactly as that voice, an even mix
 /// of two speaks as neither, and the engine names the mix and refuses mixes across models.
-@Suite(.serialized) struct VoiceMixingTests {
+@Suite(.needs(model: "kokoro-v1.0-int8"), .needsRuntime, .serialized) struct VoiceMixingTests {
     static let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: .init(idleUnloadAfter: nil, cacheBytes: 0, threads: 2))
 
     func samples(_ voice: String) async throws -> [Float] {
@@ -25,7 +26,7 @@ import WarbleSpeech
         #expect(voice.model == "kokoro-v1.0-int8" && voice.sampleRate == 24000)
     }
 
-    @Test func mixesAcrossModelsOrOfUnknownVoicesAreRefused() async throws {
+    @Test(.needs(model: "piper-en_US-joe-medium")) func mixesAcrossModelsOrOfUnknownVoicesAreRefused() async throws {
         _ = try InstalledVoices.model("kokoro-v1.0-int8")
         _ = try InstalledVoices.model("piper-en_US-joe-medium")
         await #expect(throws: ModelError.self) { try await Self.engine.voice("jf_alpha+en_US-joe-medium") }
