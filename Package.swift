@@ -80,7 +80,7 @@ let package = Package(
         // MARK: Engine
         // glibc's malloc_trim, declared in C (no pointers cross into Swift).
         .target(name: "CHeap"),
-        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleModels", "CHeap"], swiftSettings: strict),
+        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleModels", "WarbleText", "CHeap"], swiftSettings: strict),
 
         // MARK: Server
         .target(
@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "WarbleHistory",
             dependencies: [
-                "WarbleEngine", .product(name: "GRDB", package: "GRDB.swift"),
+                "WarbleEngine", "WarbleText", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: strict
@@ -168,7 +168,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Spawns python3 (its sqlite3 module, the same SQLite) as the concurrent writer and as the writer killed mid-transaction.
-        .testTarget(name: "WarbleHistoryTests", dependencies: ["WarbleHistory"], swiftSettings: strict),
+        .testTarget(name: "WarbleHistoryTests", dependencies: ["WarbleHistory", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
         .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleSpeech"], swiftSettings: strict),
         // Real voices end to end (also through the server's routes, handed the engine as `warble serve`
         // does); links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.

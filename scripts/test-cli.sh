@@ -111,6 +111,9 @@ d = open(sys.argv[1], \"rb\").read(); o = n = 0
 while o + 7 <= len(d) and d[o] == 0xFF and d[o + 1] & 0xF0 == 0xF0:
     o += ((d[o + 3] & 3) << 11) | (d[o + 4] << 3) | (d[o + 5] >> 5); n += 1
 sys.exit(0 if o == len(d) and n > 10 else 1)' '$work/o.aac'"
+check "transcribe reads the AAC that say writes" bash -c "
+    '$warble' say 'The quick brown fox jumps over the lazy dog.' -o '$work/fox.aac' -q &&
+    heard=\$('$warble' transcribe '$work/fox.aac' --no-history) && echo \"heard: \$heard\" && grep -qi 'quick brown fox' <<< \"\$heard\""
 check "an extension warble cannot write is an error naming the ones it can" bash -c "
     ! '$warble' say 'x' -o '$work/x.m4a' 2>'$work/err' && grep -q 'cannot write .m4a' '$work/err' && grep -q '.flac' '$work/err' &&
     [[ ! -e '$work/x.m4a' ]]"

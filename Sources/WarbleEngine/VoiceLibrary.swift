@@ -57,6 +57,7 @@ public final class VoiceLibrary: Sendable {
         guard VoiceProfile.isValidID(profile.id) else {
             throw VoiceLibraryError("'\(profile.id)' is not a usable voice name: use 1–64 letters, digits, '-', '_', '.' or ':'")
         }
+        if let problem = profile.problem { throw VoiceLibraryError("voice '\(profile.id)' cannot be saved: \(problem)") }
         let folder = directory.appendingPathComponent(profile.id, isDirectory: true)
         let file = folder.appendingPathComponent("profile.json")
         if !replacing, FileManager.default.fileExists(atPath: file.path) {

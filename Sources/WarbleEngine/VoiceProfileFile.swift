@@ -53,6 +53,10 @@ public enum VoiceProfileFile {
         guard actual == envelope.sha256 else {
             throw VoiceLibraryError("\(source) is damaged: its checksum is \(envelope.sha256), its content hashes to \(actual)")
         }
+        // A checksum proves the file is whole, not that whoever wrote it meant well.
+        if let problem = envelope.profile.problem {
+            throw VoiceLibraryError("\(source) is not a usable voice profile: \(problem)")
+        }
         return envelope.profile
     }
 

@@ -12,7 +12,8 @@ import Darwin
 extension HistoryStore {
     /// Writes sessions to a ZIP archive at `url` (replacing a file there): `manifest.json`, then for each session
     /// `sessions/<id>-<kind>/` with its texts (`.txt`, `subtitles.srt`), `session.json` and its audio files
-    /// (`<role>.<ext>`). `ids` picks sessions (each must exist), `since` keeps those created at or after it;
+    /// (`<role>.<ext>`). Audio that several sessions share (the same SHA-256) is written once, in the folder of the
+    /// first; the others' manifest entries point there. `ids` picks sessions (each must exist), `since` keeps those created at or after it;
     /// nil for both exports every session. Audio is streamed from the stored files in chunks, each checked
     /// against its SHA-256 on the way; the archive is written to a temporary file beside `url` and renamed
     /// into place at the end, so a failure leaves no partial archive.
@@ -22,9 +23,10 @@ extension HistoryStore {
             throw HistoryError(.notFound, since.map { "no sessions to export: none created since \(ISO8601DateFormatter().string(from: $0))" }
                                ?? "no sessions to export: the history is empty")
         }
+        var placed: [String: String] = [:]
         let manifest = HistoryArchiveManifest(
             format: HistoryArchiveManifest.formatName, version: HistoryArchiveManifest.currentVersion,
-            created: ISO8601DateFormatter().string(from: Date()), sessions: sessions.map(Self.manifestSession))
+            created: ISO8601DateFormatter().string(from: Date()), sessions: sessions.map { Self.manifestSession($0, placed: &placed) })
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(UUID().uuidString)")
         let manager = FileManager.default
@@ -38,7 +40,7 @@ extension HistoryStore {
             try? manager.removeItem(at: temporary)
             throw HistoryError.wrapping(error, doing: "export the history", at: url.path)
         }
-        let audio = manifest.sessions.flatMap(\.audio)
+        let audio = Dictionary(manifest.sessions.flatMap(\.audio).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }).values
         let size = (try? manager.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
         return HistoryExport(path: url.path, ids: manifest.sessions.map(\.id), audioFiles: audio.count,
                              audioBytes: audio.reduce(0) { $0 + $1.bytes }, archiveBytes: size)
@@ -72,13 +74,14 @@ extension HistoryStore {
         let encoder = JSONEncoder.sorted
         encoder.outputFormatting.insert(.prettyPrinted)
         try Self.add(try encoder.encode(manifest), at: HistoryArchiveManifest.path, to: archive)
+        var written: Set<String> = []
         for (entry, session) in zip(manifest.sessions, sessions) {
             for text in session.texts {
                 let name = text.role == .srt ? "subtitles.srt" : "\(text.role.rawValue).txt"
                 try Self.add(Data(text.text.utf8), at: entry.folder + name, to: archive)
             }
             try Self.add(try encoder.encode(entry), at: entry.folder + "session.json", to: archive)
-            for (item, stored) in zip(entry.audio, session.audio) {
+            for (item, stored) in zip(entry.audio, session.audio) where written.insert(item.path).inserted {
                 try Self.addAudio(from: URL(fileURLWithPath: stored.path), bytes: item.bytes, sha256: item.sha256,
                                   at: item.path, to: archive)
             }
@@ -119,15 +122,19 @@ extension HistoryStore {
         }
     }
 
-    private static func manifestSession(_ session: StoredSession) -> HistoryArchiveManifest.Session {
+    /// The session's manifest entry; `placed` maps each SHA-256 to the entry already holding it.
+    private static func manifestSession(_ session: StoredSession, placed: inout [String: String]) -> HistoryArchiveManifest.Session {
         let s = session.summary
         let folder = "sessions/\(s.id)-\(s.kind.rawValue)/"
         return HistoryArchiveManifest.Session(
             id: s.id, kind: s.kind, createdAt: s.createdAt.timeIntervalSince1970, model: s.model, voice: s.voice,
             sourceLanguage: s.sourceLanguage, targetLanguage: s.targetLanguage, duration: s.duration, timings: session.timings,
             texts: session.texts,
-            audio: session.audio.map { .init(role: $0.role, format: $0.format, sha256: $0.sha256, bytes: $0.bytes,
-                                             path: folder + "\($0.role.rawValue).\($0.format)") },
+            audio: session.audio.map { audio in
+                let path = placed[audio.sha256] ?? folder + "\(audio.role.rawValue).\(audio.format)"
+                placed[audio.sha256] = path
+                return .init(role: audio.role, format: audio.format, sha256: audio.sha256, bytes: audio.bytes, path: path)
+            },
             folder: folder)
     }
 }

@@ -99,6 +99,7 @@ extension HistoryStore {
         }
         var checked: [String: HistoryArchiveManifest.Session.Audio] = [:]
         for session in manifest.sessions {
+            if let problem = session.problem { throw refuse("session \(session.id) \(problem)") }
             guard Set(session.texts.map(\.role)).count == session.texts.count else {
                 throw refuse("session \(session.id) has a text role twice")
             }

@@ -105,7 +105,7 @@ struct TranscriptionForm: Sendable {
                 param: "file", code: "invalid_file")
         } catch {
             throw APIError.badRequest("the uploaded file \(name) is not audio this server can read (\(describeFile())): "
-                + "\(error); send WAV, FLAC, Ogg (Vorbis or Opus) or MP3", param: "file", code: "invalid_file_format")
+                + "\(error); send WAV, FLAC, Ogg (Vorbis or Opus), MP3 or AAC (ADTS)", param: "file", code: "invalid_file_format")
         }
         guard audio.channelCount > 0, !audio.isEmpty else {
             throw APIError.badRequest("the uploaded file \(name) holds no audio (0 samples)", param: "file",

@@ -120,9 +120,14 @@ struct EncodedSink: AudioSink {
     }
 }
 
-/// AAC through the optional WarbleAAC target (FFmpeg's libavcodec), registered once.
+/// AAC through the optional WarbleAAC target (FFmpeg's libavcodec), its encoder and decoder registered once:
+/// what `say` and the server write, `transcribe`, `translate` and the transcription routes read.
 enum AACSupport {
-    private static let registered: Bool = AACEncoder.register()
+    private static let registered: Bool = {
+        let encoder = AACEncoder.register()
+        let decoder = AACDecoder.register()
+        return encoder && decoder
+    }()
 
     @discardableResult
     static func enable() -> Bool { registered }

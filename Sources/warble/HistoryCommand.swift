@@ -3,6 +3,7 @@ import Foundation
 import WarbleEngine
 import WarbleHistory
 import WarbleSpeech
+import WarbleText
 
 /// `warble history`: the sessions kept in `$WARBLE_HOME/history` (list, show, search, delete, clear).
 struct HistoryCommand: ParsableCommand {
@@ -112,7 +113,8 @@ struct HistoryShowCommand: ParsableCommand {
         }
         for audio in session.audio { lines.append("\(audio.role.rawValue) audio: \(audio.path) (\(formatBytes(Int(audio.bytes))))") }
         for text in session.texts { lines.append("\n[\(text.role.rawValue)]\n\(text.text)") }
-        print(lines.joined(separator: "\n"))
+        // The details come from the history (an imported archive among them): shown with control characters escaped.
+        print(lines.map { PrintableText.escaped($0, allowingLineBreaks: true) }.joined(separator: "\n"))
     }
 }
 

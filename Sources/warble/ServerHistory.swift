@@ -15,7 +15,7 @@ struct ServerHistory: HistoryBackend {
     }
 
     func session(id: Int64) async throws -> HistoryItem? {
-        try store.session(id: id).map { HistoryItem(id: id, json: try Self.encode($0)) }
+        try store.session(id: id).map { HistoryItem(id: id, json: try Self.encode(ServedSession($0))) }
     }
 
     func export(id: Int64, to file: URL) async throws -> Bool {
@@ -41,6 +41,29 @@ struct ServerHistory: HistoryBackend {
     static func wav(_ samples: [Float], sampleRate: Int) -> Data? {
         guard !samples.isEmpty, sampleRate > 0 else { return nil }
         return try? WAVEncoder().encode(AudioBuffer(mono: samples, sampleRate: sampleRate))
+    }
+}
+
+/// A session as the server shows it: what `history show --json` prints, but its audio without the paths where the
+/// server keeps the files (a client learns nothing of the server's disk; `GET /v1/history/{id}/export` has the audio).
+struct ServedSession: Encodable {
+    struct Audio: Encodable {
+        var role: SessionAudioRole
+        var sha256: String
+        var bytes: Int64
+        var format: String
+    }
+
+    var summary: SessionSummary
+    var timings: [String: Double]
+    var texts: [StoredSession.Text]
+    var audio: [Audio]
+
+    init(_ session: StoredSession) {
+        summary = session.summary
+        timings = session.timings
+        texts = session.texts
+        audio = session.audio.map { Audio(role: $0.role, sha256: $0.sha256, bytes: $0.bytes, format: $0.format) }
     }
 }
 

@@ -8,6 +8,7 @@ enum SpeechInput {
     /// Reads any format libsndfile knows from `path`, or from standard input when `path` is `-`
     /// (8–192 kHz); a file cut short is read as far as it goes, with a warning.
     static func read(_ path: String) throws -> AudioBuffer {
+        AACSupport.enable()
         do {
             let decoded: DecodedAudio
             if path == "-" {

@@ -1,4 +1,5 @@
 import Foundation
+import WarbleText
 
 /// Tables for people: columns padded to their widest cell, and the widest columns shortened (with
 /// "…") until a row fits the terminal (or $COLUMNS, or 120 characters when neither is known). The
@@ -7,8 +8,10 @@ enum TextTable {
     /// The narrowest a column is shortened to.
     static let minimumColumn = 10
 
+    /// Every cell is shown with its control characters escaped (`PrintableText`): names and texts come from
+    /// imported files and other people's requests, and a table must not become a terminal's instructions.
     static func render(header: [String], rows: [[String]], keep: Set<Int> = [0], width: Int = available()) -> [String] {
-        let all = [header] + rows
+        let all = ([header] + rows).map { $0.map { PrintableText.escaped($0) } }
         var widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         let separator = 2
         while widths.reduce(0, +) + separator * (widths.count - 1) > width,

@@ -76,6 +76,7 @@ struct VoiceAddCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        AACSupport.enable()
         if let codes { return try await addCodes(codes) }
         guard let from else { return }
         let url = URL(fileURLWithPath: from)

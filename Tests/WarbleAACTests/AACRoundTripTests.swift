@@ -46,4 +46,27 @@ import WarbleAudio
         let file = try encoder.finish()
         #expect(try AACDecoder.decode(file).sampleRate == 22050)
     }
+
+    /// What Warble writes it reads: with the decoder registered, `SoundFile.load` (which `warble transcribe` and
+    /// the transcription routes use) reads an .aac file and AAC bytes that libsndfile cannot, within the limits.
+    @Test func soundFileReadsAACOnceTheDecoderIsRegistered() throws {
+        #expect(AACDecoder.register())
+        let data = try AACEncoder().encode(Self.tone(440, rate: 16000, seconds: 2), sampleRate: 16000)
+        let fromMemory = try SoundFile.load(data: data)
+        #expect(fromMemory.buffer.sampleRate == 16000 && fromMemory.buffer.channelCount == 1)
+        #expect(abs(fromMemory.buffer.duration - 2) < 0.2, "\(fromMemory.buffer.duration) s")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("warble-\(UUID().uuidString).aac")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try data.write(to: file)
+        #expect(try SoundFile.load(contentsOf: file).buffer.frameCount == fromMemory.buffer.frameCount)
+        // The limits hold as they do for libsndfile's formats.
+        #expect { try SoundFile.load(data: data, limits: DecodeLimits(maximumSeconds: 1)) } throws: { error in
+            (error as? SoundFileError)?.isTooLong == true
+        }
+        #expect { try SoundFile.load(data: data, limits: DecodeLimits(sampleRates: 22050...48000)) } throws: { error in
+            "\(error)".contains("16000")
+        }
+        // Not AAC, not anything: still libsndfile's clear error.
+        #expect { try SoundFile.load(data: Data("not audio at all".utf8)) } throws: { "\($0)".contains("<memory>") }
+    }
 }

@@ -77,4 +77,32 @@ import Testing
         #expect(snapshot.problems.count == 2)
         #expect(snapshot.problems.contains { $0.message.contains("holds voice 'someone-else'") })
     }
+
+    /// Profiles whose checksum is right (a crafted file, not a damaged one) but whose fields are not: each is
+    /// refused when read and when added, naming the field.
+    @Test(arguments: [
+        ("style values of 1e38", "style table"), ("a display name with escape sequences", "display name"),
+        ("a path as its model", "model '../../etc'"), ("a date in the year 5 million", "creation date"),
+        ("a language that is a path", "language"), ("a source embedding of 1e30", "speaker embedding"),
+        ("a gender of 40 characters", "gender"),
+    ])
+    func aCraftedProfileIsRefused(what: String, named: String) throws {
+        var crafted = try profile("anna")
+        switch what {
+        case "style values of 1e38": crafted.conditioning = .styleTable(try #require(StoredTensor(shape: [1, 2], values: [1e38, 0])))
+        case "a display name with escape sequences": crafted.displayName = "\u{1B}[2J\u{1B}[31mAnna\nroot# "
+        case "a path as its model": crafted.model = "../../etc"
+        case "a date in the year 5 million": crafted.created = Date(timeIntervalSince1970: 1e308)
+        case "a language that is a path": crafted.language = "../en"
+        case "a source embedding of 1e30": crafted.source?.speakerEmbedding = [1e30, 0]
+        default: crafted.gender = String(repeating: "x", count: 40)
+        }
+        let data = try VoiceProfileFile.encode(crafted)
+        #expect { try VoiceProfileFile.decode(data, source: "crafted.json") } throws: { error in
+            "\(error)".hasPrefix("crafted.json is not a usable voice profile: ") && "\(error)".contains(named)
+        }
+        let library = try temporaryLibrary()
+        #expect { try library.add(crafted) } throws: { "\($0)".contains("cannot be saved") && "\($0)".contains(named) }
+        #expect(library.snapshot().profiles.isEmpty)
+    }
 }

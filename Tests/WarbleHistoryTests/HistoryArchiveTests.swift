@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WarbleHistory
+import ZIPFoundation
 
 @Suite("History archives (export, import)")
 struct HistoryArchiveTests {
@@ -48,7 +49,7 @@ struct HistoryArchiveTests {
         #expect(process.terminationStatus == 0)
     }
 
-    @Test("export then import into a fresh history keeps every field and the audio bytes; importing twice stores no audio twice")
+    @Test("export then import into a fresh history keeps every field and the audio bytes; audio shared by two sessions is in the archive once; importing twice stores no audio twice")
     func roundTrip() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -57,8 +58,10 @@ struct HistoryArchiveTests {
             let store = try HistoryStore(directory: source)
             let ids = try recordSessions(in: store)
             let exported = try store.export(ids: nil, since: nil, to: archive)
-            #expect(exported.ids == ids && exported.audioFiles == 3 && exported.audioBytes == 4096 + 1000 + 4096)
+            #expect(exported.ids == ids && exported.audioFiles == 2 && exported.audioBytes == 4096 + 1000)
             #expect(exported.archiveBytes > 0)
+            let entries = try Archive(url: archive, accessMode: .read).map(\.path)
+            #expect(entries.filter { $0.hasSuffix(".wav") || $0.hasSuffix(".mp3") }.count == 2, "\(entries)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["history.zip"])
             let originals = try ids.map { try #require(try store.session(id: $0)) }
             try withHistoryDirectory { target in
@@ -106,7 +109,15 @@ struct HistoryArchiveTests {
         }
     }
 
-    @Test("a tampered, incomplete, unknown-version or non-ZIP archive is refused and the history is left as it was")
+    /// Fields whose checksummed bytes are intact but whose values would reach a terminal, a date formatter or a
+    /// sum unchecked: a year in the millions, escape sequences, newlines, a path as a language, sizes past a week.
+    static let craftedFields: [(String, String)] = [
+        ("createdAt", "1e308"), ("createdAt", "-5"), ("model", #""\u001b[31mred\u001b[0m""#), ("voice", #""a\nb""#),
+        ("model", "\"" + String(repeating: "m", count: 300) + "\""), ("sourceLanguage", #""../etc""#), ("duration", "-1"),
+        ("duration", "1e300"), ("timings", #"{"recognition": 1e308}"#), ("timings", #"{"\u001b[2J": 1}"#),
+    ]
+
+    @Test("a tampered, incomplete, unknown-version, crafted or non-ZIP archive is refused and the history is left as it was")
     func refusals() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -129,7 +140,14 @@ struct HistoryArchiveTests {
                     m = json.loads(data); m['version'] = 2; data = json.dumps(m).encode()
                 """),
             ("no manifest", "skip = name == 'manifest.json'"),
-        ]
+        ] + Self.craftedFields.map { field, value in
+            // The first session's field set to a JSON value (read by Python from a raw string).
+            ("crafted \(field) \(value)", """
+                if name == 'manifest.json':
+                    m = json.loads(data); m['sessions'][0]['\(field)'] = json.loads(r'''\(value)''')
+                    data = json.dumps(m).encode()
+                """)
+        }
         try withHistoryDirectory { directory in
             let store = try HistoryStore(directory: directory)
             let kept = try store.record(NewSession(kind: .speech, texts: [.source: "Kept."], audio: [.init(role: .output, data: fakeAudio(9), format: "wav")]))

@@ -101,6 +101,16 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
         result = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"))
         print(f"     transcription (json, model load included): {time.monotonic() - started:.2f} s", flush=True)
         check_words("transcribe json", result.text)
+    # What the server writes it reads: the same sentence as AAC, transcribed.
+    spoken_aac = client.audio.speech.create(model="tts-1", voice=PIPER, input=ASR_TEXT, response_format="aac").content
+    with tempfile.NamedTemporaryFile(suffix=".aac") as aac_file:
+        aac_file.write(spoken_aac)
+        aac_file.flush()
+        check_words("transcribe aac (the server's own response_format)",
+                    client.audio.transcriptions.create(model="whisper-1", file=open(aac_file.name, "rb")).text)
+    with tempfile.NamedTemporaryFile(suffix=".wav") as wav:
+        wav.write(clip)
+        wav.flush()
         for name in ("gpt-4o-transcribe", "gpt-4o-mini-transcribe"):
             check_words(f"transcribe json (model {name})",
                         client.audio.transcriptions.create(model=name, file=open(wav.name, "rb")).text)
@@ -210,6 +220,9 @@ def check_voice_library(client: openai.OpenAI, base: str, key: str) -> None:
         code, body = post("name=e2e-silent", f"file=@{silent}", "model=kokoro")
         check(code == 400 and "no speech was heard" in body.get("error", {}).get("message", ""),
               f"voices: a silent clip is 400 with what to record ({code})")
+        code, body = post("name=e2e-crafted", f"file=@{clip}", "model=kokoro", "consent=\x1b[2J\x1b[31mmine\x1b[0m")
+        check(code == 400 and "control characters" in body.get("error", {}).get("message", ""),
+              f"voices: a consent note with escape sequences is 400 before any search ({code}, {body})")
     request = urllib.request.Request(f"{base}/audio/voices/{name}", method="DELETE",
                                      headers={"Authorization": f"Bearer {key}"})
     deleted = json.loads(urllib.request.urlopen(request, timeout=30).read())
@@ -250,6 +263,9 @@ def check_history(client: openai.OpenAI, base: str, key: str) -> None:
     audio = [a for a in session.get("audio", []) if a.get("role") == "output"]
     check(code == 200 and texts.get("source") == text and session.get("summary", {}).get("voice") == PIPER and len(audio) == 1,
           f"history: GET /history/{{id}} has the text, the voice and the audio ({code}, {texts}, {audio})")
+    check(b"/history/audio/" not in body
+          and all("path" not in a for a in session.get("audio", [])),
+          f"history: GET /history/{{id}} shows no server path ({[sorted(a) for a in session.get('audio', [])]})")
     code, body = get("/history?limit=1")
     first = json.loads(body)
     code2, body2 = get(f"/history?limit=1&after={first.get('last_id')}")

@@ -33,10 +33,36 @@ public enum SoundFile {
     public static func load(contentsOf url: URL, limits: DecodeLimits = .standard) throws(SoundFileError) -> DecodedAudio {
         var info = SF_INFO()
         guard let file = sf_open(url.path, Int32(SFM_READ), &info) else {
-            throw .cannotOpen(path: url.path, reason: String(cString: sf_strerror(nil)))
+            let reason = String(cString: sf_strerror(nil))
+            if let decoder = externalDecoder(forFileAt: url) {
+                return try loadExternally(url, decoder: decoder, limits: limits)
+            }
+            throw .cannotOpen(path: url.path, reason: reason)
         }
         defer { sf_close(file) }
         return try readAll(file, info: info, path: url.path, limits: limits)
+    }
+
+    /// The largest file handed whole to an external decoder (an hour of AAC at 64 kbit/s is 29 MB).
+    public static let externalDecoderMaximumBytes = 512 << 20
+
+    private static func externalDecoder(forFileAt url: URL) -> (any ExternalAudioDecoder)? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let prefix = try? handle.read(upToCount: 16), !prefix.isEmpty else { return nil }
+        return ExternalAudioDecoders.decoder(recognising: prefix)
+    }
+
+    private static func loadExternally(_ url: URL, decoder: any ExternalAudioDecoder, limits: DecodeLimits)
+        throws(SoundFileError) -> DecodedAudio {
+        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int) ?? 0
+        guard size <= externalDecoderMaximumBytes else {
+            throw .readFailed(path: url.path, reason: "\(decoder.formatName) files over \(externalDecoderMaximumBytes >> 20) MB are not read")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw .cannotOpen(path: url.path, reason: "cannot be read")
+        }
+        return DecodedAudio(buffer: try decoder.decode(data, limits: limits), declaredFrames: nil)
     }
 
     /// Decodes a file held in memory within `limits`, noting whether it is cut short.
@@ -46,7 +72,11 @@ public enum SoundFile {
         var io = MemoryFile.virtualIO
         let user = Unmanaged.passUnretained(memory).toOpaque()
         guard let file = sf_open_virtual(&io, Int32(SFM_READ), &info, user) else {
-            throw .cannotOpen(path: "<memory>", reason: String(cString: sf_strerror(nil)))
+            let reason = String(cString: sf_strerror(nil))
+            if let decoder = ExternalAudioDecoders.decoder(recognising: data.prefix(16)) {
+                return DecodedAudio(buffer: try decoder.decode(data, limits: limits), declaredFrames: nil)
+            }
+            throw .cannotOpen(path: "<memory>", reason: reason)
         }
         defer { sf_close(file); withExtendedLifetime(memory) {} }
         return try readAll(file, info: info, path: "<memory>", limits: limits)

@@ -2,6 +2,7 @@ import Foundation
 import WarbleAudio
 import WarbleModels
 import WarbleSpeech
+import WarbleText
 
 extension Engine {
     /// Kokoro's clip length: enough speech for a stable speaker embedding; longer clips are cut.
@@ -25,6 +26,11 @@ extension Engine {
                          events: @escaping @Sendable (VoiceCloneEvent) -> Void = { _ in }) async throws -> VoiceCloneResult {
         guard VoiceProfile.isValidID(request.name) else {
             throw ModelError(.badInput, "'\(request.name)' is not a usable voice name: use 1–64 letters, digits, '-', '_', '.' or ':'")
+        }
+        for (what, text) in [("consent note", request.consent), ("transcript", request.transcript)] {
+            if let text, !PrintableText.isPrintable(text, maximumLength: 10_000, allowingLineBreaks: true) {
+                throw ModelError(.badInput, "the \(what) is longer than 10000 characters or holds control characters")
+            }
         }
         if isStockVoice(request.name) {
             throw ModelError(.badInput, "'\(request.name)' is the name of a stock voice; choose another name")

@@ -305,6 +305,10 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         let rendering = current.rendering
         let cancel = current.cancel
         var samples = try await cancellable(cancel) { try rendering.nextPiece(cancel: cancel) }
+        // A model fed damaged conditioning answers NaN or infinity, which every encoder would write as noise or silence.
+        guard samples.allSatisfy(\.isFinite) else {
+            throw ModelError(.failed, "the voice '\(request.voice ?? renderer.defaultVoice)' made samples that are not numbers: its model or conditioning is damaged")
+        }
         let start = current.emitted
         let end = start + samples.count
         let last = rendering.isFinished
