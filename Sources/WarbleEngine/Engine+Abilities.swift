@@ -27,6 +27,16 @@ extension Engine {
         return recognizer
     }
 
+    /// The language spoken in the first 30 s of `audio` and its probability, by the multilingual Whisper model
+    /// `id`; nil when that model cannot tell (not Whisper, or English-only).
+    public func detectLanguage(_ audio: AudioBuffer, model id: String) async throws -> (language: String, probability: Double)? {
+        guard let whisper = try await recognizer(for: id) as? WhisperRecognizer, whisper.model.configuration.multilingual else {
+            return nil
+        }
+        let detection = try await Task.detached(priority: .userInitiated) { try whisper.detectLanguage(audio) }.value
+        return (detection.language, detection.probability)
+    }
+
     /// Recognises `audio` with model `id`, streaming segments; cancelling the consuming task stops the work.
     /// With `detector`, only the stretches it hears as speech are recognised (times stay those of `audio`).
     public nonisolated func transcribe(_ audio: AudioBuffer, model id: String, options: TranscriptionOptions,
@@ -128,6 +138,7 @@ struct AnyRecognizer: SpeechRecognizer {
 extension Engine: SynthesisService, RecognitionService {
     public func installedVoices() async -> [VoiceDescription] { voices }
     public func defaultVoiceID() async -> String? { defaultVoice?.id }
+    public func languages(ofModel id: String) async -> [String] { installed[id]?.manifest.languages ?? [] }
 
     public func acceptsInstructions(voice id: String) async -> Bool {
         guard let model = voices.first(where: { $0.id == id })?.model, let renderer = try? await renderer(for: model) else { return false }

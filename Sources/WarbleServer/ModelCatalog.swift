@@ -50,13 +50,30 @@ struct ModelCatalog<Backend: SpeechBackend>: Sendable {
     }
 
     /// `id` itself when a voice has that id; otherwise the installed voice an OpenAI voice name stands
-    /// for (among `model`'s voices when a model is named).
+    /// for (among `model`'s voices when a model is named), or the one voice whose id ends in `-ID` (`jf_alpha`
+    /// for `kokoro-jf_alpha`, as a mix names it).
     func resolve(_ id: String?, model: String?, installed: [VoiceDescription]) async -> String? {
         guard let id, !installed.contains(where: { $0.id == id }) else { return id }
         let candidates = model.map { name in installed.filter { $0.model == name } } ?? installed
         let defaultID = await backend.defaultVoiceID()
         let fallback = candidates.contains { $0.id == defaultID } ? defaultID : candidates.first?.id
-        return aliases.resolve(id, installed: candidates, defaultVoice: fallback) ?? id
+        var english: Set<String> = []
+        for model in Set(candidates.map(\.model)) where await backend.languages(ofModel: model).contains(where: { $0.lowercased().hasPrefix("en") }) {
+            english.insert(model)
+        }
+        if let voice = aliases.resolve(id, installed: candidates, defaultVoice: fallback, speaksEnglish: { english.contains($0.model) }) {
+            return voice
+        }
+        let suffixed = candidates.filter { $0.id.hasSuffix("-" + id) }
+        return suffixed.count == 1 ? suffixed[0].id : id
+    }
+
+    /// Whether `voice` was chosen for the OpenAI voice name `requested` but is not an English voice: its model
+    /// speaks English (OpenAI's voices are English voices), so the request is spoken as English.
+    func speaksAsEnglish(_ voice: VoiceDescription, requested: String?) async -> Bool {
+        guard let requested, requested != voice.id, aliases.table[requested.lowercased()] != nil,
+              !voice.language.lowercased().hasPrefix("en") else { return false }
+        return await backend.languages(ofModel: voice.model).contains { $0.lowercased().hasPrefix("en") }
     }
 
     /// The OpenAI voice names that stand for each installed voice.

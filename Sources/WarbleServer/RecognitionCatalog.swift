@@ -1,3 +1,4 @@
+import WarbleAudio
 import WarbleSpeech
 
 /// The recognition models the API offers: OpenAI's `whisper-1` (mapped to the configured default
@@ -17,8 +18,9 @@ struct RecognitionCatalog: Sendable {
         return installed.isEmpty ? [] : Self.aliases + installed
     }
 
-    /// The installed model a request's `model` names (404 when none), able to do `task` (400 otherwise).
-    func model(_ requested: String, task: TranscriptionOptions.Task) async throws -> RecognitionModelDescription {
+    /// The installed model a request's `model` names (404 when none), able to do `task` (400 otherwise). An OpenAI
+    /// name asked for a `language` its default model does not know stands for an installed model that knows it.
+    func model(_ requested: String, task: TranscriptionOptions.Task, language: String? = nil) async throws -> RecognitionModelDescription {
         let installed = await backend.recognitionModels()
         guard !installed.isEmpty else {
             throw APIError(.notFound, "no speech recognition model is installed: install one with "
@@ -37,6 +39,10 @@ struct RecognitionCatalog: Sendable {
             throw APIError(.notFound, "model '\(requested)' is not an installed speech recognition model; use one of "
                 + "\(Self.alias), \(list)", param: "model", code: "model_not_found")
         }
+        if isAlias, let language, !model.languages.contains(language),
+           let other = installed.first(where: { $0.languages.contains(language) && ($0.canTranslate || task == .transcribe) }) {
+            return other
+        }
         if task == .translate, !model.canTranslate {
             let multilingual = installed.filter(\.canTranslate).map(\.id)
             throw APIError.badRequest("\(model.id) is English-only and cannot translate; use a multilingual model"
@@ -45,5 +51,18 @@ struct RecognitionCatalog: Sendable {
                 param: "model", code: "invalid_value")
         }
         return model
+    }
+
+    /// The model for `audio` when the request named an OpenAI model and no language: `chosen`, unless it is
+    /// English-only and a multilingual model installed beside it hears another language (an English-only model
+    /// turns other languages into English-sounding text).
+    func model(for audio: AudioBuffer, chosen: RecognitionModelDescription, requested: String, language: String?,
+               task: TranscriptionOptions.Task) async throws -> RecognitionModelDescription {
+        guard Self.aliases.contains(requested), language == nil, task == .transcribe, !chosen.canTranslate,
+              let multilingual = await backend.recognitionModels().first(where: \.canTranslate),
+              let heard = try await backend.detectLanguage(audio, model: multilingual.id), heard.language != "en" else {
+            return chosen
+        }
+        return multilingual
     }
 }

@@ -141,8 +141,9 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
                                           code: instructions.count > VoiceControls.instructionLimit ? "string_above_max_length" : "invalid_value")
             }
         }
-        let request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed,
+        var request = SynthesisRequest(text: speech.input, isSSML: speech.isSSML, voice: voice.id, rate: speed,
                                        maximumDuration: configuration.maxAudioSeconds, controls: controls)
+        if await catalog.speaksAsEnglish(voice, requested: speech.voice) { request.language = "en" }
         return (request, voice)
     }
 

@@ -19,7 +19,7 @@ struct TranscriptionRoute: Sendable {
         let deadline = started + configuration.requestTimeLimit
         var request = request
         let form = try TranscriptionForm(try await MultipartForm.read(&request, limit: configuration.maxUploadBytes), task: task)
-        let model = try await catalog.model(form.model, task: task)
+        var model = try await catalog.model(form.model, task: task, language: form.language)
         if let language = form.language, !model.languages.contains(language) {
             throw APIError.badRequest("language '\(language)' is not one \(model.id) accepts; "
                 + (model.languages.count == 1 ? "it is English-only (en); use a multilingual model for other languages"
@@ -35,6 +35,13 @@ struct TranscriptionRoute: Sendable {
         options.wordTimestamps = form.granularities.contains(.word)
 
         let permit = try await admission.acquire(waitingAtMost: deadline - .now)
+        do {
+            // Hearing the language is model work: it waits its turn like the transcription.
+            model = try await catalog.model(for: audio, chosen: model, requested: form.model, language: form.language, task: task)
+        } catch {
+            await permit.release(.failed)
+            throw translate(error)
+        }
         let logger = context.logger
         logger.info("transcription started", metadata: [
             "model": "\(model.id)", "task": "\(task.rawValue)", "format": "\(form.responseFormat.rawValue)",

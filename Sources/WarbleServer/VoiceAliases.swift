@@ -2,8 +2,10 @@ import WarbleSpeech
 
 /// OpenAI's voice names (what Open WebUI, Home Assistant and the SDK examples send) mapped to
 /// installed voices, as Kokoro-FastAPI does. Each name has a list of preferences, tried in order: the
-/// Kokoro v1.0 English voice of the same name or character where installed, then the server's
-/// default voice. `warble serve --voice-alias NAME=VOICE` puts VOICE first for NAME (or adds a name).
+/// Kokoro v1.0 English voice of the same name or character where installed; then, by the name's gender
+/// (OpenAI's female and male voices), the server's default voice when it is of that gender, an English voice
+/// of that gender, a voice of that gender whose model speaks English; last the default voice.
+/// `warble serve --voice-alias NAME=VOICE` puts VOICE first for NAME (or adds a name).
 /// An installed voice whose id is the same as an alias always wins.
 public struct VoiceAliases: Sendable, Equatable {
     /// Name → voice ids in order of preference.
@@ -26,6 +28,12 @@ public struct VoiceAliases: Sendable, Equatable {
         "cedar": ["kokoro-am_fenrir", "kokoro-am_eric"],
     ])
 
+    /// The gender of each of OpenAI's voices, as its voice library describes them.
+    public static let genders: [String: String] = [
+        "alloy": "female", "coral": "female", "nova": "female", "sage": "female", "shimmer": "female", "marin": "female",
+        "ash": "male", "ballad": "male", "echo": "male", "fable": "male", "onyx": "male", "verse": "male", "cedar": "male",
+    ]
+
     public init(table: [String: [String]]) {
         self.table = table
     }
@@ -46,10 +54,18 @@ public struct VoiceAliases: Sendable, Equatable {
     }
 
     /// The voice `name` stands for among `installed` (falling back to `defaultVoice`), or nil when `name`
-    /// is no alias.
-    public func resolve(_ name: String, installed: [VoiceDescription], defaultVoice: String?) -> String? {
+    /// is no alias. `speaksEnglish` tells whether a voice's model speaks English (a Japanese Kokoro voice does).
+    public func resolve(_ name: String, installed: [VoiceDescription], defaultVoice: String?,
+                        speaksEnglish: (VoiceDescription) -> Bool = { _ in false }) -> String? {
         guard let preferences = table[name.lowercased()] else { return nil }
         let ids = Set(installed.map(\.id))
-        return preferences.first(where: ids.contains) ?? defaultVoice.flatMap { ids.contains($0) ? $0 : nil }
+        if let preferred = preferences.first(where: ids.contains) { return preferred }
+        let fallback = installed.first { $0.id == defaultVoice }
+        guard let gender = Self.genders[name.lowercased()] else { return fallback?.id }
+        let ofGender = installed.filter { $0.gender?.lowercased() == gender }
+        return (fallback?.gender?.lowercased() == gender ? fallback?.id : nil)
+            ?? ofGender.first { $0.language.lowercased().hasPrefix("en") }?.id
+            ?? ofGender.first(where: speaksEnglish)?.id
+            ?? fallback?.id
     }
 }

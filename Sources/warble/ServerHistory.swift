@@ -77,6 +77,7 @@ struct RecordingSynthesis: SynthesisService {
     func defaultVoiceID() async -> String? { await engine.defaultVoiceID() }
     func voice(_ id: String?) async throws -> VoiceDescription { try await engine.voice(id) }
     func acceptsInstructions(voice id: String) async -> Bool { await engine.acceptsInstructions(voice: id) }
+    func languages(ofModel id: String) async -> [String] { await engine.languages(ofModel: id) }
     func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error> { relay(request).stream }
 
     func relay(_ request: SynthesisRequest) -> SynthesisRelay {
@@ -122,6 +123,10 @@ struct RecordingRecognition: RecognitionService {
     let history: ServerHistory
 
     func recognitionModels() async -> [RecognitionModelDescription] { await engine.recognitionModels() }
+
+    func detectLanguage(_ audio: AudioBuffer, model: String) async throws -> (language: String, probability: Double)? {
+        try await engine.detectLanguage(audio, model: model)
+    }
 
     func transcribe(_ audio: AudioBuffer, model: String, options: TranscriptionOptions)
         -> AsyncThrowingStream<TranscriptSegment, any Error> {

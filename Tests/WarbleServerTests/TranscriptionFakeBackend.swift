@@ -16,6 +16,8 @@ struct TranscriptionFakeBackend: TranscriptionBackend {
 
     var models = Self.models
     var holdAfter: Int?
+    /// The language `detectLanguage` says it hears (nil: it cannot tell).
+    var heardLanguage: String?
     let gate = Gate()
     let probe = Probe()
 
@@ -57,6 +59,10 @@ struct TranscriptionFakeBackend: TranscriptionBackend {
     }
 
     func recognitionModels() async -> [RecognitionModelDescription] { models }
+
+    func detectLanguage(_ audio: AudioBuffer, model: String) async throws -> (language: String, probability: Double)? {
+        heardLanguage.map { ($0, 0.9) }
+    }
 
     func transcribe(_ audio: AudioBuffer, model: String, options: TranscriptionOptions)
         -> AsyncThrowingStream<TranscriptSegment, any Error> {

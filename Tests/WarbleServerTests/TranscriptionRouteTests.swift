@@ -70,6 +70,23 @@ import WarbleSpeech
         #expect(await backend.probe.calls.first?.model == "whisper-base")
     }
 
+    /// whisper-1 stands for the configured model (English-only here) unless that cannot serve the request: a
+    /// language it lacks, or speech a multilingual model hears as another language. A model named is kept.
+    @Test(arguments: [
+        ("whisper-1", "de", nil, "whisper-base"), ("whisper-1", nil, "pt", "whisper-base"), ("whisper-1", nil, "en", "whisper-tiny.en"),
+        ("whisper-1", "en", "pt", "whisper-tiny.en"), ("whisper-tiny.en", nil, "pt", "whisper-tiny.en"),
+    ] as [(String, String?, String?, String)])
+    func whisper1ServesWithAModelThatKnowsTheLanguage(model: String, language: String?, heard: String?, used: String) async throws {
+        var backend = TranscriptionFakeBackend()
+        backend.heardLanguage = heard
+        try await withTranscriptionServer(backend) { client in
+            let fields = [("model", model)] + (language.map { [("language", $0)] } ?? [])
+            let response = try await client.transcribe(MultipartBody(fields))
+            #expect(response.status == .ok)
+        }
+        #expect(await backend.probe.calls.map(\.model) == [used])
+    }
+
     @Test func text() async throws {
         try await withTranscriptionServer { client in
             let response = try await client.transcribe(MultipartBody([("model", "whisper-1"), ("response_format", "text")]))

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 @testable import WarbleServer
+import WarbleSpeech
 
 /// OpenAI's voice names reach installed voices: the built-in table falls back to the default voice,
 /// `--voice-alias` overrides it, an installed voice of the same id wins, and the voices route shows it.
@@ -56,5 +57,25 @@ import Testing
         #expect(VoiceAliases.parseOverride("alloy") == nil)
         #expect(VoiceAliases.parseOverride("=x") == nil)
         #expect(VoiceAliases.parseOverride("x=") == nil)
+    }
+
+    /// Without the Kokoro voice a name prefers, its gender decides: the default voice when it is of that gender,
+    /// else an English voice of that gender, else one whose model speaks English, else the default.
+    @Test func aNameWithoutItsVoiceGetsOneOfItsGender() {
+        func voice(_ id: String, _ gender: String?, _ language: String = "en-US", model: String = "m") -> VoiceDescription {
+            VoiceDescription(id: id, displayName: id, language: language, model: model, sampleRate: 22050, gender: gender)
+        }
+        let joe = voice("joe", "male", model: "piper")
+        let alpha = voice("kokoro-jf_alpha", "female", model: "kokoro")
+        let kumo = voice("kokoro-jm_kumo", "male", model: "kokoro")
+        let aiko = voice("aiko", "female", "ja-JP", model: "multi")
+        let aliases = VoiceAliases.openAI
+        #expect(aliases.resolve("nova", installed: [joe, alpha, kumo], defaultVoice: "joe") == "kokoro-jf_alpha")
+        #expect(aliases.resolve("onyx", installed: [joe, alpha, kumo], defaultVoice: "joe") == "joe")
+        #expect(aliases.resolve("onyx", installed: [alpha, kumo], defaultVoice: "kokoro-jf_alpha") == "kokoro-jm_kumo")
+        #expect(aliases.resolve("Shimmer", installed: [joe, aiko], defaultVoice: "joe", speaksEnglish: { $0.model == "multi" }) == "aiko")
+        #expect(aliases.resolve("shimmer", installed: [joe, aiko], defaultVoice: "joe") == "joe")
+        #expect(aliases.resolve("nobody", installed: [joe], defaultVoice: "joe") == nil)
+        #expect(Set(VoiceAliases.genders.keys) == Set(VoiceAliases.openAI.table.keys))
     }
 }

@@ -101,6 +101,15 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
         result = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"))
         print(f"     transcription (json, model load included): {time.monotonic() - started:.2f} s", flush=True)
         check_words("transcribe json", result.text)
+    # whisper-1 asked for a language its default model (English-only) cannot take stands for a model that can.
+    models = {m.id for m in client.models.list().data}
+    if "whisper-base" in models:
+        with tempfile.NamedTemporaryFile(suffix=".wav") as wav:
+            wav.write(clip)
+            wav.flush()
+            german = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"), language="de",
+                                                        response_format="verbose_json")
+            check(german.language == "german", f"whisper-1 with language=de is transcribed by a multilingual model ({german.language})")
     # What the server writes it reads: the same sentence as AAC, transcribed.
     spoken_aac = client.audio.speech.create(model="tts-1", voice=PIPER, input=ASR_TEXT, response_format="aac").content
     with tempfile.NamedTemporaryFile(suffix=".aac") as aac_file:
@@ -462,12 +471,25 @@ def main() -> int:
             check(raw.headers.get("x-warble-voice") == mix, f"voice mix {mix}: spoken by {raw.headers.get('x-warble-voice')}")
             check_audio(f"create wav (mix {mix})", raw.content, 24000)
 
-    # OpenAI's voice and model names, as Open WebUI and Home Assistant send them: alloy stands for an
-    # installed voice (the default one here, no Kokoro English voice being installed).
+    # OpenAI's voice and model names, as Open WebUI and Home Assistant send them: each stands for an installed
+    # voice of its gender (none of Kokoro's English voices being installed): alloy (female) for a female voice,
+    # onyx (male) for the default voice, which is male; the header says which.
+    listed = json.load(urllib.request.urlopen(urllib.request.Request(
+        base + "/audio/voices", headers={"Authorization": f"Bearer {key}"})))["data"]
+    genders = {v["id"]: v.get("gender") for v in listed}
     raw = client.audio.speech.with_raw_response.create(model="gpt-4o-mini-tts", voice="alloy", input=TEXT,
                                                        response_format="wav")
-    check(raw.headers.get("x-warble-voice") == PIPER, f"voice alloy is spoken by {raw.headers.get('x-warble-voice')}")
-    check_audio("create wav (voice alloy, model gpt-4o-mini-tts)", raw.content, 22050)
+    alloy = raw.headers.get("x-warble-voice")
+    female = any(g == "female" for g in genders.values())
+    check(genders.get(alloy) == "female" if female else alloy == PIPER, f"voice alloy (female) is spoken by {alloy} ({genders.get(alloy)})")
+    check_audio("create wav (voice alloy, model gpt-4o-mini-tts)", raw.content, 24000 if female else 22050)
+    raw = client.audio.speech.with_raw_response.create(model="tts-1", voice="onyx", input=TEXT, response_format="wav")
+    check(raw.headers.get("x-warble-voice") == PIPER, f"voice onyx (male) is spoken by the default voice ({raw.headers.get('x-warble-voice')})")
+    # A stock voice named without its model's prefix, as a mix names it.
+    bare = [v.split("-", 1)[1] for v in genders if v.startswith("kokoro-")][:1]
+    for name in bare:
+        raw = client.audio.speech.with_raw_response.create(model="tts-1", voice=name, input=TEXT, response_format="wav")
+        check(raw.headers.get("x-warble-voice") == "kokoro-" + name, f"voice {name} is kokoro-{name} ({raw.headers.get('x-warble-voice')})")
 
     # 2. The streaming response helper: bytes arrive before synthesis ends.
     started = time.monotonic()

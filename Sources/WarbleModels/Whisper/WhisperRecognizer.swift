@@ -39,6 +39,12 @@ public struct WhisperRecognizer: SpeechRecognizer {
         return segments
     }
 
+    /// The language spoken in the first 30 s of `audio` (always English for an English-only model).
+    public func detectLanguage(_ audio: AudioBuffer) throws -> WhisperLanguageDetection {
+        let samples = try Self.whisperSamples(audio)
+        return try model.detectLanguage(features: WhisperLogMel(melCount: model.configuration.melCount)(samples))
+    }
+
     /// Mono 16 kHz samples of any buffer; a clear error when there is no audio at all.
     public static func whisperSamples(_ audio: AudioBuffer) throws -> [Float] {
         try RecognitionAudio.monoSamples(audio, sampleRate: WhisperLogMel.sampleRate)

@@ -16,11 +16,15 @@ public protocol SynthesisService: Sendable {
     func relay(_ request: SynthesisRequest) -> SynthesisRelay
     /// Whether voice `id`'s model takes a style instruction (`VoiceControls.instruction`). The default: no.
     func acceptsInstructions(voice id: String) async -> Bool
+    /// The languages model `id` speaks with any of its voices (Kokoro v1.0: eight), from its manifest; the
+    /// default: none known.
+    func languages(ofModel id: String) async -> [String]
 }
 
 extension SynthesisService {
     public func relay(_ request: SynthesisRequest) -> SynthesisRelay { SynthesisRelay(synthesize(request)) }
     public func acceptsInstructions(voice id: String) async -> Bool { false }
+    public func languages(ofModel id: String) async -> [String] { [] }
 }
 
 /// What the services need to recognise speech: the recognition models, and a transcript stream.
@@ -31,6 +35,14 @@ public protocol RecognitionService: Sendable {
     /// `recognitionModels`), streaming segments; cancelling the consuming task stops the work.
     func transcribe(_ audio: AudioBuffer, model: String, options: TranscriptionOptions)
         -> AsyncThrowingStream<TranscriptSegment, any Error>
+    /// The language spoken at the start of `audio` and its probability, heard by the multilingual model `model`;
+    /// nil when that model cannot tell.
+    func detectLanguage(_ audio: AudioBuffer, model: String) async throws -> (language: String, probability: Double)?
+}
+
+extension RecognitionService {
+    /// A service without language detection never tells.
+    public func detectLanguage(_ audio: AudioBuffer, model: String) async throws -> (language: String, probability: Double)? { nil }
 }
 
 /// An installed speech recognition model, as the services offer it.
