@@ -13,6 +13,8 @@ public struct VoiceUpload: Sendable {
     /// Kokoro: the search's time, seconds.
     public var budgetSeconds: Double
     public var seed: UInt64
+    /// Kokoro: save a stock voice under the new name when the search beat none (otherwise 400, nothing saved).
+    public var keepStock = false
     /// NeuTTS: the clip is given as its NeuCodec codes (`clip` holds them: .npy or raw int32).
     public var isCodes = false
 }

@@ -3,7 +3,7 @@ import Hummingbird
 import WarbleSpeech
 
 /// `POST /v1/audio/voices` (multipart: `name`, `file`, `model`, `transcript`, `transcribe`, `consent`,
-/// `budget` in seconds, `seed`; for NeuTTS `codes`, the reference's NeuCodec codes, instead of `file`) and `DELETE /v1/audio/voices/{id}`: the voice library, changed over
+/// `budget` in seconds, `seed`, `keep_stock`; for NeuTTS `codes`, the reference's NeuCodec codes, instead of `file`) and `DELETE /v1/audio/voices/{id}`: the voice library, changed over
 /// HTTP. Both need the server's API key: without `--api-key` they are refused, so that nobody who can
 /// reach the port adds or removes voices.
 struct VoiceRoutes: Sendable {
@@ -70,13 +70,14 @@ struct VoiceRoutes: Sendable {
             guard let text = try form.text(key)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
             return text
         }
-        var transcribe = false
-        if let text = try field("transcribe")?.lowercased() {
+        func flag(_ key: String) throws -> Bool {
+            guard let text = try field(key)?.lowercased() else { return false }
             guard text == "true" || text == "false" else {
-                throw APIError.badRequest("transcribe '\(text)' is not true or false", param: "transcribe", code: "invalid_value")
+                throw APIError.badRequest("\(key) '\(text)' is not true or false", param: key, code: "invalid_value")
             }
-            transcribe = text == "true"
+            return text == "true"
         }
+        let transcribe = try flag("transcribe")
         var budget = defaultBudget
         if let text = try field("budget") {
             guard let seconds = Double(text), seconds.isFinite, seconds >= 1, seconds <= maximumBudget else {
@@ -99,7 +100,7 @@ struct VoiceRoutes: Sendable {
         }
         return VoiceUpload(name: name, clip: file.body, clipName: file.filename ?? "the uploaded file", model: try field("model"),
                            transcript: transcript, transcribe: transcribe, consent: try field("consent"),
-                           budgetSeconds: budget, seed: seed, isCodes: codes != nil)
+                           budgetSeconds: budget, seed: seed, keepStock: try flag("keep_stock"), isCodes: codes != nil)
     }
 }
 

@@ -42,7 +42,7 @@ struct VoiceAddCommand: AsyncParsableCommand {
     var consent: String?
     @Option(help: "The voice's language, BCP 47 (default: the model's).")
     var language: String?
-    @Option(help: "Kokoro: how long to search, e.g. 90s, 10m, 1h.")
+    @Option(help: "Kokoro: how long the whole command may take, the search, the choice after it and the check included; e.g. 90s, 10m, 1h.")
     var budget = "10m"
     @Option(help: "Kokoro: the search's seed.")
     var seed: UInt64 = 1
@@ -52,6 +52,8 @@ struct VoiceAddCommand: AsyncParsableCommand {
     var extraDirections = 0
     @Flag(help: "Replace a library voice of the same name.")
     var replace = false
+    @Flag(help: "Kokoro: when the search finds nothing closer to the clip than a stock voice, save that stock voice under the new name (otherwise nothing is saved).")
+    var keepStock = false
     @Flag(help: "Skip the similarity check at the end.")
     var noCheck = false
     @OptionGroup(title: "History") var history: HistoryOptIn
@@ -99,11 +101,12 @@ struct VoiceAddCommand: AsyncParsableCommand {
         let interruption = Interruption.watch { cancel.cancel() }
         defer { interruption.stop() }
         let meter = SearchProgress(candidateLimit: candidates)
+        let began = Date()
         let request = VoiceCloneRequest(
             name: name, clip: data, clipName: from, model: model, transcript: transcript, transcribe: transcribe,
             consent: consent, language: language,
             search: KokoroVoiceSearch.Options(budget: BudgetOption.seconds(budget)!, maximumCandidates: candidates, seed: seed,
-                                              extraDirections: extraDirections), replacing: replace)
+                                              extraDirections: extraDirections), replacing: replace, keepStock: keepStock)
         let result: VoiceCloneResult
         do {
             result = try await engine.addVoice(request, cancel: cancel) { meter.show($0) }
@@ -111,6 +114,11 @@ struct VoiceAddCommand: AsyncParsableCommand {
             meter.finish()
             FileHandle.standardError.write(Data("warble: stopped; run the same command again to go on from where the search was\n".utf8))
             throw ExitCode(130)
+        } catch let error as ModelError {
+            // What went wrong and what to do, without the usage text a mistyped option gets.
+            meter.finish()
+            SpeechInput.note("error: \(error.message)")
+            throw ExitCode.failure
         }
         meter.finish()
         if let search = result.search {
@@ -122,10 +130,16 @@ struct VoiceAddCommand: AsyncParsableCommand {
             if let wer = search.wordErrorRate, let start = search.startWordErrorRate {
                 print(String(format: "Words Whisper missed on them: %.0f %% (that stock voice: %.0f %%).", wer * 100, start * 100))
             }
+            if let stock = search.stockVoice {
+                print("No candidate beat the stock voice \(stock): '\(result.profile.id)' is that voice's own table (--keep-stock).")
+            }
         }
         print("Added voice '\(result.profile.id)' (\(result.profile.model)). Speak with: warble say --voice \(result.profile.id) \"Hello.\"")
         HistoryRecorder.record(HistoryRecorder.clone(result, clip: from), enabled: history.enabled)
-        if !noCheck, result.profile.source?.speakerEmbedding != nil {
+        let left = (BudgetOption.seconds(budget) ?? 0) - Date().timeIntervalSince(began)
+        if !noCheck, result.profile.source?.speakerEmbedding != nil, result.search != nil, left <= 0 {
+            print("The check is skipped: the budget is spent (warble voice check \(result.profile.id) runs it).")
+        } else if !noCheck, result.profile.source?.speakerEmbedding != nil {
             let check = try await engine.checkVoice(result.profile.id, sentences: Array(VoiceCheckCommand.sentences.prefix(2)))
             VoiceCheckCommand.report(check)
         }
@@ -198,6 +212,16 @@ final class SearchProgress: @unchecked Sendable {
             write("transcript: \(text)\n")
         case let .searchStarted(model, dimensions, resumed):
             write("searching \(model)'s voices in \(dimensions) directions\(resumed ? " (resuming)" : "")\n")
+        case .searching(let p) where p.phase != .searching:
+            guard case let .choosing(judged, total) = p.phase else { return }
+            let line = String(format: "choosing: %d of %d finalists spoken and heard on the choosing texts  %@ of the budget left",
+                              judged, total, PullProgress.duration(max(0, p.budget - p.seconds)))
+            if terminal {
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+                drew = true
+            } else {
+                write(line + "\n")
+            }
         case .searching(let p):
             let byCount = candidateLimit.map { Double(p.candidates) / Double(max(1, $0)) } ?? 0
             let fraction = min(1, max(p.seconds / max(1, p.budget), byCount))

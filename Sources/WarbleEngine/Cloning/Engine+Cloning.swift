@@ -24,6 +24,8 @@ extension Engine {
     /// Cancelling `cancel` stops it (a Kokoro search keeps its state and resumes on the next call).
     public func addVoice(_ request: VoiceCloneRequest, cancel: CancellationToken = CancellationToken(),
                          events: @escaping @Sendable (VoiceCloneEvent) -> Void = { _ in }) async throws -> VoiceCloneResult {
+        // A Kokoro search's budget counts from here: reading the clip and loading the models are in it.
+        let began = ContinuousClock.now
         guard VoiceProfile.isValidID(request.name) else {
             throw ModelError(.badInput, "'\(request.name)' is not a usable voice name: use 1–64 letters, digits, '-', '_', '.' or ':'")
         }
@@ -74,6 +76,7 @@ extension Engine {
             let search = KokoroVoiceSearch(synthesizer: synthesizer, embed: { try embedder.embedding($0) },
                                            transcribe: intelligibilityJudge())
             var options = request.search
+            options.budget = max(1, options.budget - (ContinuousClock.now - began).seconds)
             let key = "\(clip.sha256) \(model) seed \(options.seed) dims \(options.maximumDimensions)+\(options.extraDirections)"
             options.stateFile = options.stateFile ?? library.directory.appendingPathComponent(".search", isDirectory: true)
                 .appendingPathComponent("\(request.name)-\(clip.sha256.prefix(16)).json")
@@ -83,6 +86,13 @@ extension Engine {
             begin(model: model, status: .synthesizing(model: model))
             defer { finish(model: model) }
             let result = try await search.run(target: embedding, key: key, options: options, cancel: cancel) { events(.searching($0)) }
+            if let stockVoice = result.stockVoice, !request.keepStock {
+                // Its state stays: the same command with a larger budget goes on from here.
+                throw ModelError(.badInput, String(format: "the search found no voice closer to the clip than the stock voice %@ "
+                    + "(similarity %.3f on the choosing texts), so nothing was saved: speak with %@ itself, search longer "
+                    + "(the same command with a larger budget goes on from here), or keep that stock voice under the new name "
+                    + "(--keep-stock; keep_stock=true over HTTP)", stockVoice, result.similarity, stockVoice))
+            }
             if let state = options.stateFile { try? FileManager.default.removeItem(at: state) }
             conditioning = .styleTable(result.table)
             searchResult = result

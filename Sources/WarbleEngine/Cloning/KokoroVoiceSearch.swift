@@ -15,7 +15,8 @@ import WarbleSpeech
 /// voice on those texts.
 public struct KokoroVoiceSearch: Sendable {
     public struct Options: Sendable {
-        /// Wall-clock time for the search (the final scoring comes on top, a few seconds).
+        /// Wall-clock time for the search and the choice after it: the search stops early enough for the choice
+        /// (its time estimated from the candidates' pace), and the choice judges what it can in what is left.
         public var budget: Double
         /// Stop once this many candidates were spoken, whatever the time (nil: the budget alone). The
         /// same clip, seed and count give the same voice (on one machine: ONNX Runtime's int8 kernels
@@ -53,6 +54,14 @@ public struct KokoroVoiceSearch: Sendable {
     }
 
     public struct Progress: Sendable {
+        /// What the search is doing: walking the space, or choosing among its finalists (speaking the choosing
+        /// texts with each and hearing them).
+        public enum Phase: Sendable, Equatable {
+            case searching
+            case choosing(judged: Int, of: Int)
+        }
+
+        public var phase: Phase = .searching
         public var seconds: Double
         public var budget: Double
         public var candidates: Int
@@ -69,6 +78,9 @@ public struct KokoroVoiceSearch: Sendable {
         public var startSimilarity: Double
         /// The result's similarity to the clip on the final texts.
         public var similarity: Double
+        /// The stock voice chosen, when no candidate of the search beat the stock voices: the result is that
+        /// voice's own table.
+        public var stockVoice: String?
         /// Word error rates on the final texts through speech recognition (nil when none is installed).
         public var startWordErrorRate: Double?
         public var wordErrorRate: Double?
@@ -121,14 +133,17 @@ public struct KokoroVoiceSearch: Sendable {
 
         var state: State
         let resumed: Bool
+        var pace = Pace(concurrency: options.concurrency)
         if let saved = loadState(options.stateFile, key: key) {
             state = saved
             resumed = true
         } else {
             // The start: the stock voice most like the clip on the first texts.
             let first = Array(training.prefix(options.textsPerCandidate))
+            let scoring = clock.now
             let scores = try await scoreAll(stockTables.map(\.table), texts: first, target: target,
                                             options: options, cancel: cancel)
+            pace.record((clock.now - scoring).seconds, syntheses: stockTables.count * first.count)
             let best = scores.indices.max { scores[$0] < scores[$1] }!
             state = State(key: key, strategy: SeparableCMAES(mean: space.stock[best].point, sigma: 0.5, seed: options.seed),
                           candidates: scores.count, seconds: 0, startVoice: space.stock[best].id, startScore: scores[best],
@@ -147,8 +162,12 @@ public struct KokoroVoiceSearch: Sendable {
         progress(Progress(seconds: elapsed(), budget: options.budget, candidates: state.candidates,
                           generation: state.strategy.generation, best: state.best, start: state.startScore))
 
-        while elapsed() < options.budget, state.candidates < options.maximumCandidates ?? .max {
+        // The choice judges the stock voices (at most eight), the mean and four leaders on the choosing texts.
+        let finalistCount = min(8, state.stockRanking.count) + 1 + 4
+        func reserve() -> Double { pace.choosingSeconds(finalists: finalistCount, texts: validation.count) }
+        while elapsed() + reserve() < options.budget, state.candidates < options.maximumCandidates ?? .max {
             try cancel.check()
+            let started = clock.now
             let generation = state.strategy.generation
             let texts = (0..<options.textsPerCandidate).map {
                 training[(generation * options.textsPerCandidate + $0) % training.count]
@@ -161,6 +180,7 @@ public struct KokoroVoiceSearch: Sendable {
             state.leaders.append(points[leader])
             state.best = max(state.best, scores[leader])
             state.candidates += points.count
+            pace.record((clock.now - started).seconds, syntheses: points.count * texts.count)
             state.seconds = elapsed()
             saveState(state, to: options.stateFile)
             progress(Progress(seconds: state.seconds, budget: options.budget, candidates: state.candidates,
@@ -169,31 +189,53 @@ public struct KokoroVoiceSearch: Sendable {
 
         // The choice: the stock voices (at most eight, most like the clip first), the distribution's
         // mean and the last generations' leaders, scored on the validation texts; among those Whisper
-        // understands about as well as the best stock voice there, the most similar.
+        // understands about as well as the best stock voice there, the most similar. They are judged most
+        // promising first (the start voice, the mean, the newest leaders, the other stock voices), and the
+        // choice ends with the budget once the start voice and one candidate were judged.
         let stock = Array(state.stockRanking.prefix(8).compactMap { id in space.stock.first { $0.id == id } })
-        let finalists = stock.map(\.point) + [state.strategy.mean.map { min(options.bound, max(-options.bound, $0)) }]
-            + state.leaders.suffix(4)
-        var judged: [(similarity: Double, wer: Double?)] = []
-        for (index, point) in finalists.enumerated() {
+        let searched = [state.strategy.mean.map { min(options.bound, max(-options.bound, $0)) }] + state.leaders.suffix(4).reversed()
+        let order: [Finalist] = stock.prefix(1).indices.map { Finalist(stock: $0, point: stock[$0].point) }
+            + searched.map { Finalist(stock: nil, point: $0) }
+            + stock.indices.dropFirst().map { Finalist(stock: $0, point: stock[$0].point) }
+        func table(_ finalist: Finalist) -> StoredTensor {
             // A stock voice is judged (and chosen) as its own table.
-            let table = index < stock.count ? stockTables.first { $0.id == stock[index].id }!.table : space.table(at: point, base: base)
-            judged.append(try await judge(table, texts: validation, references: SearchTexts.validation, target: target, cancel: cancel))
+            if let index = finalist.stock { return stockTables.first { $0.id == stock[index].id }!.table }
+            return space.table(at: finalist.point, base: base)
         }
-        let best = stock.indices.max { judged[$0].similarity < judged[$1].similarity } ?? 0
+        func report(_ judged: Int) {
+            progress(Progress(phase: .choosing(judged: judged, of: order.count), seconds: elapsed(), budget: options.budget,
+                              candidates: state.candidates, generation: state.strategy.generation, best: state.best,
+                              start: state.startScore))
+        }
+        var judged: [(finalist: Finalist, similarity: Double, wer: Double?)] = []
+        for finalist in order {
+            if judged.count >= 2, elapsed() >= options.budget { break }
+            try cancel.check()
+            report(judged.count)
+            let (similarity, wer) = try await judge(table(finalist), texts: validation, references: SearchTexts.validation,
+                                                    target: target, cancel: cancel)
+            judged.append((finalist, similarity, wer))
+        }
+        report(judged.count)
+        let best = judged.indices.filter { judged[$0].finalist.stock != nil }.max { judged[$0].similarity < judged[$1].similarity } ?? 0
         let baseline = judged[best].wer
         let eligible = judged.indices.filter { index in
             guard let wer = judged[index].wer, let baseline else { return true }
             return wer <= baseline + options.werSlack
         }
         let chosen = eligible.max { judged[$0].similarity < judged[$1].similarity } ?? best
-        // A stock voice chosen is its own table.
-        let table = chosen < stock.count ? stockTables.first { $0.id == stock[chosen].id }!.table
-                                         : space.table(at: finalists[chosen], base: base)
-        return Result(table: table, startVoice: stock[best].id,
+        return Result(table: table(judged[chosen].finalist), startVoice: stock[judged[best].finalist.stock ?? 0].id,
                       startSimilarity: judged[best].similarity, similarity: judged[chosen].similarity,
+                      stockVoice: judged[chosen].finalist.stock.map { stock[$0].id },
                       startWordErrorRate: baseline, wordErrorRate: judged[chosen].wer,
-                      candidates: state.candidates + finalists.count, seconds: elapsed(), dimensions: space.dimension,
+                      candidates: state.candidates + judged.count, seconds: elapsed(), dimensions: space.dimension,
                       resumed: resumed)
+    }
+
+    /// A table the choice judges: a stock voice's (by its index among the ranked stock voices) or a point found.
+    private struct Finalist {
+        var stock: Int?
+        var point: [Double]
     }
 
     /// Similarity to the clip over `texts` (symbols of `references`), and the word error rate of their speech.
@@ -280,6 +322,28 @@ public struct KokoroVoiceSearch: Sendable {
         guard let url, let data = try? JSONEncoder().encode(state) else { return }
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.write(to: url, options: .atomic)
+    }
+}
+
+/// How fast candidates are spoken on this machine now, to leave the choice its time within the budget.
+struct Pace {
+    let concurrency: Int
+    /// Seconds per synthesis (with its embedding) on one lane, as measured last; nil before any measure.
+    private(set) var secondsPerSynthesis: Double?
+
+    init(concurrency: Int) {
+        self.concurrency = max(1, concurrency)
+    }
+
+    mutating func record(_ seconds: Double, syntheses: Int) {
+        guard syntheses > 0, seconds > 0 else { return }
+        secondsPerSynthesis = seconds * Double(concurrency) / Double(syntheses)
+    }
+
+    /// The choice's time: each finalist speaks `texts` texts one at a time, each heard by speech recognition
+    /// (counted as much again as the speech).
+    func choosingSeconds(finalists: Int, texts: Int) -> Double {
+        (secondsPerSynthesis ?? 0) * Double(finalists * texts) * 2
     }
 }
 

@@ -23,10 +23,13 @@ public struct VoiceCloneRequest: Sendable {
     public var search: KokoroVoiceSearch.Options
     /// Whether a voice of the same name is replaced.
     public var replacing: Bool
+    /// Whether a Kokoro search that found nothing closer to the clip than a stock voice saves that stock voice
+    /// under the new name (otherwise it is refused, and the search can go on with a larger budget).
+    public var keepStock: Bool
 
     public init(name: String, clip: Data, clipName: String, model: String? = nil, transcript: String? = nil,
                 transcribe: Bool = false, consent: String? = nil, language: String? = nil,
-                search: KokoroVoiceSearch.Options = .init(), replacing: Bool = false) {
+                search: KokoroVoiceSearch.Options = .init(), replacing: Bool = false, keepStock: Bool = false) {
         self.name = name
         self.clip = clip
         self.clipName = clipName
@@ -37,6 +40,7 @@ public struct VoiceCloneRequest: Sendable {
         self.language = language
         self.search = search
         self.replacing = replacing
+        self.keepStock = keepStock
     }
 }
 
