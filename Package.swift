@@ -88,7 +88,10 @@ let package = Package(
             dependencies: [
                 "WarbleSpeech", "WarbleAudio", "WarbleText",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The HTTP/1 channel, wrapped with the connection cap and read timeouts (GuardedHTTP1Channel).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strict
@@ -185,6 +188,9 @@ let package = Package(
             dependencies: [
                 "WarbleServer", "WarbleSpeech", "WarbleAudio", "WarbleText",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // Bare TCP connections (RawConnection): half a request, a stall, a hang-up.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

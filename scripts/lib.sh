@@ -183,8 +183,8 @@ _timings_end() {
 # The one build the tests and every end-to-end script share (scripts/test.sh builds it once; the scripts
 # reuse it): release with testability, so that the unit tests' @testable imports work and the tests with
 # real models run at release speed. Its own scratch path, so it never displaces the plain release build of
-# the README's first command in .build.
-test_build=(-c release -Xswiftc -enable-testing --scratch-path "$warble_root/.build-test")
+# the README's first command in .build. WARBLE_TEST_SCRATCH names another scratch path (a worktree's own).
+test_build=(-c release -Xswiftc -enable-testing --scratch-path "${WARBLE_TEST_SCRATCH:-$warble_root/.build-test}")
 
 # test_bin -> the folder of the test build's programs (warble, sd_warble), built when missing or stale
 # unless WARBLE_NO_BUILD=1 (scripts/test.sh sets it once it has built them).

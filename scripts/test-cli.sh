@@ -230,6 +230,13 @@ check "say --lexicon: a malformed lexicon gives line and column, a missing one s
     ! '$warble' say -q 'x' --lexicon '$work/broken.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'line 2, column' '$work/err' &&
     ! '$warble' say -q 'x' --lexicon '$work/none.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'none.pls: no such file' '$work/err'"
 check "serve --help explains --lexicon" bash -c "'$warble' serve --help | grep -q 'lexicon <file>'"
+check "serve --help lists the read timeouts and the connection cap" bash -c "
+    '$warble' serve --help > '$work/serve-help' &&
+    for flag in header-timeout body-timeout idle-timeout max-connections; do grep -q -- \"--\$flag <\" '$work/serve-help' || exit 1; done"
+check "serve refuses a zero timeout or connection cap" bash -c "
+    ! '$warble' serve --header-timeout 0 2>'$work/err' && grep -q -- '--header-timeout must be' '$work/err' &&
+    ! '$warble' serve --idle-timeout nan 2>'$work/err' && grep -q -- '--idle-timeout must be' '$work/err' &&
+    ! '$warble' serve --max-connections 0 2>'$work/err' && grep -q -- '--max-connections must be' '$work/err'"
 
 check "writing to /dev/null leaves it a device (files are written in place, never renamed over)" bash -c "
     '$warble' say -q 'Nothing to keep.' -o /dev/null && '$warble' say -q 'Nothing to keep.' --format raw -o /dev/null &&

@@ -19,6 +19,7 @@ actor AdmissionControl {
         var rejected = 0
         /// Stopped by a 4xx found while starting (bad SSML, nothing to say).
         var refused = 0
+        /// The client went away (or the request was cancelled) while waiting for a slot or running.
         var cancelled = 0
         var failed = 0
     }
@@ -100,7 +101,7 @@ actor AdmissionControl {
 
     private func expire(_ id: UInt64, with error: any Error) {
         guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        if error is APIError { counters.rejected += 1 }
+        if error is APIError { counters.rejected += 1 } else { counters.cancelled += 1 }  // the client went away
         waiters.remove(at: index).continuation.resume(throwing: error)
     }
 }

@@ -8,6 +8,7 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
     let catalog: ModelCatalog<Backend>
     let recognition: RecognitionCatalog
     let admission: AdmissionControl
+    let connections: ConnectionLimiter
 
     struct ModelObject: Codable, Equatable {
         var id: String
@@ -47,6 +48,7 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
         var maxActive: Int
         var maxQueued: Int
         var requests: AdmissionControl.Counters
+        var connections: ConnectionLimiter.Counts
     }
 
     /// Speech models (aliases first), then recognition models (`whisper-1` first).
@@ -80,7 +82,8 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
     func health() async -> Response {
         Self.json(Health(voices: await backend.installedVoices().count, active: await admission.active,
                          queued: await admission.queued, maxActive: admission.maxActive,
-                         maxQueued: admission.maxQueued, requests: await admission.counters))
+                         maxQueued: admission.maxQueued, requests: await admission.counters,
+                         connections: connections.current))
     }
 
     static func json(_ value: some Encodable) -> Response {

@@ -31,13 +31,24 @@ public struct ServerConfiguration: Sendable {
     public var defaultTranslationModel: String
     /// OpenAI's voice names (alloy, echo, …) and the installed voices they stand for.
     public var voiceAliases: VoiceAliases
+    /// Longest wait for a request's headers, from the connection's opening (its first request) or the
+    /// request's first byte (later requests); then 408 (or, before any byte, a silent close).
+    public var headerTimeout: Duration
+    /// Longest pause while a request body is read (nothing arriving); then 408 and the connection closes.
+    public var bodyTimeout: Duration
+    /// Longest a kept-alive connection may wait for its next request; then it is closed.
+    public var idleTimeout: Duration
+    /// Connections open at once; one more is answered 503 (`Connection: close`, an OpenAI-shaped error)
+    /// and closed without its request being read.
+    public var maxConnections: Int
 
     public init(host: String = "127.0.0.1", port: Int = 8880, apiKey: String? = nil, maxBodyBytes: Int = 64 << 10,
                 maxInputCharacters: Int = 4096, requestTimeLimit: Duration = .seconds(120),
                 maxConcurrentSyntheses: Int = 2, maxQueuedRequests: Int = 8, maxUploadBytes: Int = 25 << 20,
                 maxAudioSeconds: Double = 600, maxUploadSeconds: Double = 1800,
                 defaultTranscriptionModel: String = "whisper-tiny.en", defaultTranslationModel: String = "whisper-base",
-                voiceAliases: VoiceAliases = .openAI) {
+                voiceAliases: VoiceAliases = .openAI, headerTimeout: Duration = .seconds(10),
+                bodyTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(60), maxConnections: Int = 512) {
         self.host = host
         self.port = port
         self.apiKey = apiKey
@@ -52,6 +63,10 @@ public struct ServerConfiguration: Sendable {
         self.defaultTranscriptionModel = defaultTranscriptionModel
         self.defaultTranslationModel = defaultTranslationModel
         self.voiceAliases = voiceAliases
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
     }
 
     /// Whether `host` only accepts connections from this machine.
@@ -80,6 +95,13 @@ public struct ServerConfiguration: Sendable {
         }
         guard maxUploadSeconds.isFinite, maxUploadSeconds >= 1 else {
             throw ServerConfigurationError("the longest upload (--max-upload-seconds) must be a finite number of seconds, at least 1, got \(maxUploadSeconds)")
+        }
+        for (flag, timeout) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout)]
+        where timeout <= .zero {
+            throw ServerConfigurationError("\(flag) must be a positive number of seconds, got \(timeout)")
+        }
+        guard maxConnections >= 1 else {
+            throw ServerConfigurationError("the connection limit (--max-connections) must be at least 1, got \(maxConnections)")
         }
     }
 }

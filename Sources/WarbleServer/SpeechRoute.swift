@@ -5,7 +5,8 @@ import WarbleSpeech
 
 /// `POST /v1/audio/speech`: validates, waits for a synthesis slot, takes the first chunk before
 /// answering (so bad SSML or an unknown voice still get their status code), then streams the rest.
-/// A client that disconnects cancels the synthesis; a request past the time limit is cut off.
+/// A client that disconnects cancels the synthesis, whether it waits for a slot, its first chunk, or
+/// the rest (one `HangUpWatch` from the body's end to the answer's); a request past the time limit is cut off.
 struct SpeechRoute<Backend: SpeechBackend>: Sendable {
     let backend: Backend
     let configuration: ServerConfiguration
@@ -19,17 +20,38 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
         let speech = try await decode(&request)
         let (synthesis, voice) = try await plan(speech)
         let format = speech.responseFormat ?? .mp3
-        let permit = try await admission.acquire(waitingAtMost: deadline - .now)
+        let logger = context.logger
+        let limit = configuration.requestTimeLimit
+        let admission = self.admission
 
+        // From here the connection is watched for a hang-up, which cancels whatever the request waits for.
+        let watch = HangUpWatch(request)
+        let permit: AdmissionPermit
+        do {
+            permit = try await watch.run { try await admission.acquire(waitingAtMost: deadline - .now) }
+        } catch {
+            await watch.stop()
+            if error is CancellationError {
+                logger.info("client went away while waiting for a slot", metadata: ["ms": "\(started.millisecondsElapsed)"])
+                throw error
+            }
+            throw APIError(translating: error).closingConnection()
+        }
         let job = backend.relay(synthesis)
         let first: AudioChunk?
         do {
-            first = try await job.next(before: deadline, limit: configuration.requestTimeLimit)
+            first = try await watch.run { try await job.next(before: deadline, limit: limit) }
         } catch {
             await job.close()
+            await watch.stop()
             let translated = translate(error)
             await permit.release(error is CancellationError ? .cancelled : translated.status.code >= 500 ? .failed : .refused)
-            throw translated
+            if error is CancellationError {
+                logger.info("client went away before the first chunk; synthesis cancelled",
+                            metadata: ["ms": "\(started.millisecondsElapsed)"])
+                throw error
+            }
+            throw translated.closingConnection()
         }
         let inputRate = first?.sampleRate ?? voice.sampleRate
         let outputRate = format.outputRate(for: inputRate)
@@ -37,28 +59,26 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
         var headers: HTTPFields = [
             .contentType: events ? "text/event-stream" : format.contentType,
             .cacheControl: "no-store",
-            // The body watches the connection for a hang-up, which ends its request stream: the
-            // connection cannot serve another request, and the header tells the client so.
+            // The watch for a hang-up ends the connection's request stream: the connection cannot
+            // serve another request, and the header tells the client so.
             .connection: "close",
         ]
         headers[.init("X-Warble-Voice")!] = voice.id
         headers[.init("X-Warble-Sample-Rate")!] = String(outputRate)
-        let logger = context.logger
-        let limit = configuration.requestTimeLimit
         let input = synthesis.text
         logger.info("synthesis started", metadata: [
             "voice": "\(voice.id)", "format": "\(format.rawValue)", "sse": "\(events)",
             "characters": "\(input.count)", "first_chunk_ms": "\(started.millisecondsElapsed)",
         ])
-        let received = request
 
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             func end(_ outcome: AdmissionControl.Outcome) async {
                 await job.close()
+                await watch.stop()
                 await permit.release(outcome)
             }
             do {
-                try await received.body.consumeWithCancellationOnInboundClose { _ in
+                try await watch.run {
                     let framing = try SpeechStreamFraming(
                         encoder: format.encoder(inputRate: inputRate, knownFrames: events ? nil : first?.requestFrames),
                         events: events, input: input)

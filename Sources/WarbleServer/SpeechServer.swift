@@ -15,6 +15,8 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let configuration: ServerConfiguration
     /// Slots shared by syntheses and transcriptions (both are CPU-bound on the same cores).
     let admission: AdmissionControl
+    /// Open connections against `configuration.maxConnections`, shared by every connection's handlers.
+    let connections: ConnectionLimiter
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
                 voiceLibrary: (any VoiceLibraryBackend)? = nil, translator: any TranslationBackend = NoTranslationBackend(),
@@ -27,6 +29,7 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         self.configuration = configuration
         self.admission = AdmissionControl(maxActive: configuration.maxConcurrentSyntheses,
                                           maxQueued: configuration.maxQueuedRequests)
+        self.connections = ConnectionLimiter(maxConnections: configuration.maxConnections)
     }
 
     /// The routes, errors in OpenAI's shape, the API key check when one is set.
@@ -47,7 +50,8 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
 
         let catalog = ModelCatalog(backend: backend, aliases: configuration.voiceAliases)
         let recognition = RecognitionCatalog(backend: transcriber, configuration: configuration)
-        let info = InfoRoutes(backend: backend, catalog: catalog, recognition: recognition, admission: admission)
+        let info = InfoRoutes(backend: backend, catalog: catalog, recognition: recognition, admission: admission,
+                              connections: connections)
         let speech = SpeechRoute(backend: backend, configuration: configuration, admission: admission, catalog: catalog)
         let transcription = TranscriptionRoute(backend: transcriber, configuration: configuration, admission: admission,
                                                catalog: recognition)
@@ -75,11 +79,13 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         return router
     }
 
-    /// The application, bound as configured. `onRunning` gets the port actually bound (useful with port 0).
+    /// The application, bound as configured, with the connection cap and read timeouts of the configuration.
+    /// `onRunning` gets the port actually bound (useful with port 0).
     public func makeApplication(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in })
         -> some ApplicationProtocol {
         Application(
             router: makeRouter(),
+            server: .guarded(configuration, limiter: connections),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "warble"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger

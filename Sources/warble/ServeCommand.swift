@@ -23,6 +23,12 @@ struct ServeCommand: AsyncParsableCommand {
             Binds 127.0.0.1 unless told otherwise; any other address needs an API key, which clients \
             send as 'Authorization: Bearer KEY'. Stops on SIGINT or SIGTERM after running requests finish.
 
+            Connections that stall are closed: headers not complete within --header-timeout or a body that \
+            pauses longer than --body-timeout get 408, a kept-alive connection without a request for \
+            --idle-timeout is closed. Past --max-connections open connections, a new one is answered 503 \
+            (Connection: close, Retry-After: 1) before its request is read, and closed. A client that hangs \
+            up cancels its request, whether it waits for a slot, its first audio or the rest.
+
             Examples:
               warble serve --port 8880
               curl -s localhost:8880/v1/audio/speech -H 'Content-Type: application/json' \\
@@ -72,6 +78,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Time limit per request (queueing plus synthesis or transcription), in seconds.")
     var timeLimit: Double = 120
 
+    @Option(help: "Longest wait for a request's headers, in seconds (then 408 and the connection is closed).")
+    var headerTimeout: Double = 10
+
+    @Option(help: "Longest pause while a request body is read, in seconds (then 408 and the connection is closed).")
+    var bodyTimeout: Double = 30
+
+    @Option(help: "Longest a kept-alive connection may wait for its next request, in seconds (then it is closed).")
+    var idleTimeout: Double = 60
+
+    @Option(help: "Connections open at once; one more is answered 503 with Connection: close and closed unread.")
+    var maxConnections = 512
+
     @Option(help: "Threads for ONNX Runtime per synthesis or transcription (0: one per core).")
     var threads = 0
 
@@ -118,6 +136,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard timeLimit.isFinite, timeLimit > 0, timeLimit <= 86_400 else {
             throw ValidationError("--time-limit must be from 0 to 86400 seconds, got \(timeLimit)")
         }
+        for (flag, seconds) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout)]
+        where !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
+            throw ValidationError("\(flag) must be more than 0 and at most 86400 seconds, got \(seconds)")
+        }
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections)")
+        }
     }
 
     func run() async throws {
@@ -128,7 +153,9 @@ struct ServeCommand: AsyncParsableCommand {
             maxInputCharacters: maxInputCharacters, requestTimeLimit: .milliseconds(Int(timeLimit * 1000)),
             maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue, maxUploadBytes: maxUploadBytes,
             maxAudioSeconds: maxAudioSeconds, maxUploadSeconds: maxUploadSeconds, defaultTranscriptionModel: asrModel, defaultTranslationModel: translationModel,
-            voiceAliases: voiceAlias.compactMap(VoiceAliases.parseOverride).reduce(VoiceAliases.openAI) { $0.overriding($1.name, with: $1.voice) })
+            voiceAliases: voiceAlias.compactMap(VoiceAliases.parseOverride).reduce(VoiceAliases.openAI) { $0.overriding($1.name, with: $1.voice) },
+            headerTimeout: .milliseconds(Int(headerTimeout * 1000)), bodyTimeout: .milliseconds(Int(bodyTimeout * 1000)),
+            idleTimeout: .milliseconds(Int(idleTimeout * 1000)), maxConnections: maxConnections)
         do { try settings.validate() } catch { throw ValidationError(error.description) }
 
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(

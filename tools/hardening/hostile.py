@@ -6,7 +6,10 @@ length, time and memory grow with the length of the text and never with a number
 - CLI: exit 0 or 1 (never a signal), an "Error:" line for refused input, audio within the case's
   bound, peak resident memory under 1.2 GB;
 - server: 200 or 400/413 (never a dropped connection), `/health` answering after every case, and
-  after a burst of large requests, resident memory within 1.3x of the idle level;
+  after a burst of large requests, resident memory within 1.3x of the idle level; clients that hang up
+  before their first audio free their places at once; clients that stall (half the headers, a short
+  body, an idle kept-alive connection) are closed by the timeouts, 1,000 of them at once included, and
+  memory comes back; a connection past the cap gets 503;
 - sd_warble, spoken to over its module protocol: every message ends with 702 END, and a message
   with bad markup still produces sound (its text, the markup removed).
 
@@ -22,7 +25,10 @@ import io
 import json
 import os
 import re
+import selectors
+import socket
 import struct
+import threading
 import subprocess
 import sys
 import tempfile
@@ -79,6 +85,8 @@ OPTION_CASES = [
     ["transcribe", "--threads", "-1", "x.wav"], ["translate", "--beam-size", "100000", "x.wav"],
     ["serve", "--cache-mb", "99999999999999"], ["serve", "--time-limit", "nan"], ["serve", "--time-limit", "1e300"],
     ["serve", "--max-audio-seconds", "inf"], ["serve", "--max-upload-seconds", "-1"], ["serve", "--max-concurrent", "0"],
+    ["serve", "--header-timeout", "1e300"], ["serve", "--body-timeout", "-1"], ["serve", "--idle-timeout", "0"],
+    ["serve", "--max-connections", "0"],
 ]
 
 # Cases whose input is over the server's 4,096-character limit get 413 or 400 there.
@@ -169,9 +177,9 @@ def run_cli(results, warble, work):
 # --- server ---------------------------------------------------------------------------------------
 
 class Server:
-    def __init__(self, warble, work):
-        self.log = open(os.path.join(work, "serve.log"), "w+b")
-        self.proc = subprocess.Popen([warble, "serve", "--port", "0", "--log-level", "warning"],
+    def __init__(self, warble, work, args=(), log="serve.log"):
+        self.log = open(os.path.join(work, log), "w+b")
+        self.proc = subprocess.Popen([warble, "serve", "--port", "0", "--log-level", "warning", *args],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 120
         self.port = None
@@ -187,7 +195,6 @@ class Server:
         if self.port is None:
             raise SystemExit("warble serve did not start (see serve.log)")
         # Keep draining stderr so the server never blocks on a full pipe.
-        import threading
         threading.Thread(target=self._drain, daemon=True).start()
 
     def _drain(self):
@@ -202,6 +209,10 @@ class Server:
             return response.status, response.read()
         finally:
             conn.close()
+
+    def health(self):
+        status, body = self.request("GET", "/health", timeout=30)
+        return json.loads(body) if status == 200 else {}
 
     def alive(self):
         try:
@@ -336,6 +347,174 @@ def run_server(results, warble, work):
             results.check(status == 400, f"server upload: {name}", f"status {status}: {answer[:300]!r}")
             print(f"     {answer[:200].decode(errors='replace')}", flush=True)
             results.check(server.alive(), f"server: /health after upload '{name}'", "the server is gone")
+        check_early_hang_ups(results, server)
+    finally:
+        server.stop()
+
+
+def check_early_hang_ups(results, server):
+    """Six clients hang up 0.5 s into long Kokoro requests (two running, four queued): the server must notice
+    while they wait for a slot or render their first chunk, free every place at once, and admit new
+    requests right after (before, each ran to its first chunk: 68 s busy, and 8 of 12 new requests got 429)."""
+    _, body = server.request("GET", "/v1/audio/voices")
+    kokoro = next((v["id"] for v in json.loads(body)["data"] if v["id"].startswith("kokoro-")), None)
+    if kokoro is None:
+        results.check(False, "server: early hang-ups", "no Kokoro voice installed")
+        return
+    status, _ = server.request("POST", "/v1/audio/speech", json.dumps(
+        {"model": "tts-1", "voice": kokoro, "input": "Warming up.", "response_format": "wav"}).encode(),
+        {"Content-Type": "application/json"})  # loads the model: later requests render at once
+    long_text = " ".join(["This sentence goes on and on without a pause so that its first chunk takes a long time"] * 40)
+    request = json.dumps({"model": "tts-1", "voice": kokoro, "input": long_text[:4000], "response_format": "wav"}).encode()
+    head = (f"POST /v1/audio/speech HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(request)}\r\n\r\n").encode()
+    before = server.health()["requests"]["cancelled"]
+    clients = []
+    for _ in range(6):
+        client = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        client.sendall(head + request)
+        clients.append(client)
+    time.sleep(0.5)
+    hung_up = time.monotonic()
+    for client in clients:
+        client.close()
+    health = {}
+    while time.monotonic() - hung_up < 30:
+        health = server.health()
+        if health["active"] == 0 and health["queued"] == 0:
+            break
+        time.sleep(0.05)
+    freed = time.monotonic() - hung_up
+    cancelled = health["requests"]["cancelled"] - before
+    results.check(health.get("active") == 0 and health.get("queued") == 0 and freed < 10 and cancelled == 6,
+                  "server: six clients hanging up before their first audio free their places at once",
+                  f"after {freed:.1f} s: {health.get('active')} running, {health.get('queued')} queued, {cancelled} cancelled")
+    print(f"FIGURE early hang-ups: 6 long Kokoro requests dropped after 0.5 s; all places free {freed:.2f} s later "
+          f"({cancelled} cancelled)", flush=True)
+    # Ten new requests at once (two slots, eight queue places): none may be refused.
+    statuses = []
+
+    def short():
+        statuses.append(speech(server, "Admitted right after.")[0])
+    threads = [threading.Thread(target=short) for _ in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    results.check(statuses == [200] * 10, "server: ten new requests right after the hang-ups are all answered",
+                  f"statuses {sorted(statuses)}")
+
+
+# --- server connections --------------------------------------------------------------------------
+
+HALF_HEADERS = b"POST /v1/audio/speech HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+
+
+def read_until_closed(sockets, limit):
+    """What each socket received until the server closed it, and how many were still open after `limit` s."""
+    selector = selectors.DefaultSelector()
+    for sock in sockets:
+        sock.setblocking(False)
+        selector.register(sock, selectors.EVENT_READ, bytearray())
+    answers = []
+    deadline = time.monotonic() + limit
+    while selector.get_map() and time.monotonic() < deadline:
+        for key, _ in selector.select(timeout=max(0.0, deadline - time.monotonic())):
+            try:
+                data = key.fileobj.recv(65536)
+            except (ConnectionResetError, BlockingIOError):
+                data = b""
+            if data:
+                key.data.extend(data)
+            else:
+                answers.append(bytes(key.data))
+                selector.unregister(key.fileobj)
+                key.fileobj.close()
+    still_open = len(selector.get_map())
+    for key in list(selector.get_map().values()):
+        key.fileobj.close()
+    return answers, still_open
+
+
+def stalled_round(results, server, round_number):
+    """1,000 connections stalled in their headers, one more past the cap; (held MB, after MB, seconds until all closed)."""
+    # A kept-alive connection reads /health: once it counts 1,001 open (itself and the 1,000), the cap is full.
+    monitor = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    monitor.request("GET", "/health")
+    monitor.getresponse().read()
+    stalled = []
+    started = time.monotonic()
+    for _ in range(1000):
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        sock.sendall(HALF_HEADERS)
+        stalled.append(sock)
+    while time.monotonic() - started < 10:
+        try:
+            monitor.request("GET", "/health")
+            if json.loads(monitor.getresponse().read())["connections"]["open"] == 1001:
+                break
+        except (http.client.RemoteDisconnected, ConnectionError):
+            monitor.close()  # closed as idle (1 s) while the 1,000 were opened: the next request reconnects
+        time.sleep(0.02)
+    # Past the cap (the monitor still holds its place): answered 503 before its request is read.
+    extra = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+    extra.sendall(b"GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+    (refusal,), _ = read_until_closed([extra], 10)
+    monitor.close()
+    body = refusal.partition(b"\r\n\r\n")[2]
+    results.check(refusal.startswith(b"HTTP/1.1 503") and b"Connection: close\r\n" in refusal
+                  and b'"code":"too_many_connections"' in body,
+                  f"server connections ({round_number}): a connection past the cap of 1,001 gets 503 with Connection: close",
+                  f"{refusal[:300]!r}")
+    held_mb = server.rss_mb()
+    answers, still_open = read_until_closed(stalled, 5 + 10)
+    took = time.monotonic() - started
+    timed_out = sum(1 for answer in answers if answer.startswith(b"HTTP/1.1 408"))
+    results.check(still_open == 0 and timed_out == 1000,
+                  f"server connections ({round_number}): 1,000 connections stalled in their headers get 408 and are closed",
+                  f"{timed_out} answered 408, {still_open} still open {took:.1f} s after the first")
+    return held_mb, server.settled_rss_mb(), took
+
+
+def run_server_connections(results, warble, work):
+    """Clients that stall or crowd the server: a body short of its length and an idle kept-alive connection
+    are closed by the body and idle timeouts (1 s here), 1,000 connections stalled in their headers are all
+    held until the header timeout (5 s here) and then closed with 408, a connection past the cap (1,001: the
+    1,000 and one reading /health) is answered 503 at once, and resident memory comes back once they are gone."""
+    server = Server(warble, work, ["--header-timeout", "5", "--body-timeout", "1", "--idle-timeout", "1",
+                                   "--max-connections", "1001"], log="serve-connections.log")
+    try:
+        short = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        short.sendall(HALF_HEADERS + b"Content-Length: 1000\r\n\r\n0123456789")
+        started = time.monotonic()
+        (answer,), still_open = read_until_closed([short], 15)
+        took = time.monotonic() - started
+        results.check(still_open == 0 and answer.startswith(b"HTTP/1.1 408") and b"request_timeout" in answer and took < 5,
+                      "server connections: a body short of its Content-Length gets 408 and is closed",
+                      f"{took:.1f} s: {answer[:200]!r}")
+        idle = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        idle.sendall(b"GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        started = time.monotonic()
+        (answer,), still_open = read_until_closed([idle], 15)
+        took = time.monotonic() - started
+        results.check(still_open == 0 and answer.startswith(b"HTTP/1.1 200") and answer.count(b"HTTP/1.1 ") == 1 and took < 5,
+                      "server connections: a kept-alive connection without a next request is closed",
+                      f"{took:.1f} s: {answer[:200]!r}")
+
+        idle_mb = server.settled_rss_mb()
+        rounds = []
+        for round_number in (1, 2):
+            rounds.append(stalled_round(results, server, round_number))
+        (held1, after1, took1), (held2, after2, _) = rounds
+        health = server.health()
+        results.check(after1 <= idle_mb * 1.25 and after2 <= after1 * 1.05 + 2 and health.get("connections", {}).get("open") == 1,
+                      "server connections: memory comes back once they are closed, and a second crowd does not add to it",
+                      f"idle {idle_mb:.0f} MB; round 1 held {held1:.0f}, after {after1:.0f}; round 2 held {held2:.0f}, "
+                      f"after {after2:.0f} MB; {health.get('connections')}")
+        print(f"FIGURE stalled connections: resident memory idle {idle_mb:.0f} MB; {held1:.0f} MB with 1,000 stalled, "
+              f"{after1:.0f} MB after they were closed ({took1:.1f} s after the first opened); a second 1,000: "
+              f"{held2:.0f} MB held, {after2:.0f} MB after; {health.get('connections')}", flush=True)
+        results.check(server.alive(), "server connections: /health after the crowd", "the server is gone")
     finally:
         server.stop()
 
@@ -447,6 +626,7 @@ def main():
             run_cli(results, args.warble, work)
         if "server" in parts:
             run_server(results, args.warble, work)
+            run_server_connections(results, args.warble, work)
         if "module" in parts:
             run_module(results, args.sd_warble, work, home)
     print(f"{results.passed} passed, {results.failed} failed")
