@@ -177,10 +177,10 @@ def run_cli(results, warble, work):
 # --- server ---------------------------------------------------------------------------------------
 
 class Server:
-    def __init__(self, warble, work, args=(), log="serve.log"):
+    def __init__(self, warble, work, args=(), log="serve.log", env=None):
         self.log = open(os.path.join(work, log), "w+b")
         self.proc = subprocess.Popen([warble, "serve", "--port", "0", "--log-level", "warning", *args],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
         deadline = time.monotonic() + 120
         self.port = None
         while time.monotonic() < deadline:
@@ -251,10 +251,10 @@ class Server:
             self.proc.kill()
 
 
-def speech(server, text, response_format="wav"):
+def speech(server, text, response_format="wav", headers=None):
     body = json.dumps({"model": "tts-1", "voice": "en_US-joe-medium", "input": text,
                        "response_format": response_format}).encode()
-    return server.request("POST", "/v1/audio/speech", body, {"Content-Type": "application/json"})
+    return server.request("POST", "/v1/audio/speech", body, {"Content-Type": "application/json", **(headers or {})})
 
 
 def multipart(field_name, filename, data):
@@ -476,6 +476,88 @@ def stalled_round(results, server, round_number):
     return held_mb, server.settled_rss_mb(), took
 
 
+def own_home(work, home, name):
+    """A WARBLE_HOME of its own (its history and voice library start empty) sharing `home`'s models and runtime."""
+    path = os.path.join(work, name)
+    os.makedirs(path, exist_ok=True)
+    for part in ("models", "lib"):
+        if not os.path.exists(os.path.join(path, part)):
+            os.symlink(os.path.join(home, part), os.path.join(path, part))
+    return path
+
+
+def crafted_archive(path, field, value):
+    """A history archive whose audio is whole (its SHA-256 matches) but whose first session's `field` is `value`."""
+    import hashlib
+    import zipfile
+    audio = wav_bytes(16000, seconds=0.5)
+    session = {"id": 1, "kind": "speech", "createdAt": 1790000000.0, "model": "piper-en_US-joe-medium",
+               "voice": "en_US-joe-medium", "timings": {"synthesis": 0.5}, "texts": [{"role": "source", "text": "Hello."}],
+               "audio": [{"role": "output", "format": "wav", "sha256": hashlib.sha256(audio).hexdigest(),
+                          "bytes": len(audio), "path": "sessions/1-speech/output.wav"}],
+               "folder": "sessions/1-speech/"}
+    session[field] = value
+    manifest = {"format": "warble-history", "version": 1, "created": "2026-11-28T10:00:00Z", "sessions": [session]}
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("manifest.json", json.dumps(manifest))
+        archive.writestr("sessions/1-speech/output.wav", audio)
+
+
+def run_imports(results, warble, work, home):
+    """Crafted imports and answers that would leak the server's files: file paths as voices (refused without a word
+    of the path), a voice clone whose consent note carries escape sequences (refused before any search), a session's
+    answer without the server's paths, and history archives whose audio is whole but whose fields are crafted (a
+    date in the year 5 million, escape sequences, a path as a language): refused, nothing imported."""
+    env = dict(os.environ, WARBLE_HOME=own_home(work, home, "imports-home"))
+    key = "hostile-key"
+    server = Server(warble, work, ["--api-key", key, "--history"], log="serve-imports.log", env=env)
+    auth = {"Authorization": f"Bearer {key}"}
+    try:
+        for path in ("/etc/shadow", "/root/.bash_history", "./x.onnx", "~/voice", "../models/silero-vad/silero_vad.onnx"):
+            body = json.dumps({"model": "tts-1", "voice": path, "input": "Hello."}).encode()
+            status, answer = server.request("POST", "/v1/audio/speech", body, {"Content-Type": "application/json", **auth})
+            results.check(status == 400 and path.encode() not in answer and b"/root" not in answer,
+                          f"server imports: voice {path!r} is refused without echoing a path", f"{status}: {answer[:200]!r}")
+        boundary = "hostile-voice-3f2"
+        fields = [("name", "crafted"), ("model", "kokoro"), ("consent", "\x1b[2J\x1b[31mmine\x1b[0m")]
+        body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode() for k, v in fields)
+        body += (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="clip.wav"\r\n'
+                 "Content-Type: audio/wav\r\n\r\n").encode() + wav_bytes(16000, seconds=6) + f"\r\n--{boundary}--\r\n".encode()
+        started = time.monotonic()
+        status, answer = server.request("POST", "/v1/audio/voices", body,
+                                        {"Content-Type": f"multipart/form-data; boundary={boundary}", **auth})
+        results.check(status == 400 and b"control characters" in answer and time.monotonic() - started < 10,
+                      "server imports: a consent note with escape sequences is refused before the clone starts",
+                      f"{status}: {answer[:200]!r}")
+        status, _ = speech(server, "Kept in the history.", headers=auth)
+        status2, page = server.request("GET", "/v1/history?limit=1", headers=auth)
+        sessions = json.loads(page).get("data", []) if status2 == 200 else []
+        if sessions:
+            status3, shown = server.request("GET", f"/v1/history/{sessions[0]['id']}", headers=auth)
+            results.check(status3 == 200 and b"/history/audio/" not in shown and env["WARBLE_HOME"].encode() not in shown,
+                          "server imports: GET /v1/history/{id} holds no server path", f"{status3}: {shown[:300]!r}")
+        else:
+            results.check(False, "server imports: the spoken request is kept in the history", f"{status}, {status2}: {page[:200]!r}")
+    finally:
+        server.stop()
+    # The same archive with its fields as written imports: the refusals below are the fields', not the archive's.
+    archive = os.path.join(work, "plain.zip")
+    crafted_archive(archive, "voice", "en_US-joe-medium")
+    proc = subprocess.run([warble, "history", "import", archive], env=env, capture_output=True, text=True, timeout=60)
+    results.check(proc.returncode == 0 and "Imported 1 session" in proc.stdout, "history import: the plain archive imports",
+                  f"exit {proc.returncode}: {proc.stdout[-200:]!r} {proc.stderr[-300:]!r}")
+    for field, value in (("createdAt", 1e308), ("model", "\x1b[31mred\x1b[0m"), ("sourceLanguage", "../etc"),
+                         ("duration", -1), ("timings", {"synthesis": 1e308})):
+        archive = os.path.join(work, "crafted.zip")
+        crafted_archive(archive, field, value)
+        before = subprocess.run([warble, "history", "list", "--json"], env=env, capture_output=True, text=True).stdout
+        proc = subprocess.run([warble, "history", "import", archive], env=env, capture_output=True, text=True, timeout=60)
+        after = subprocess.run([warble, "history", "list", "--json"], env=env, capture_output=True, text=True).stdout
+        results.check(proc.returncode == 1 and "nothing was imported" in proc.stderr and "\x1b" not in proc.stderr
+                      and before == after, f"history import: a crafted {field} ({value!r}) is refused, nothing imported",
+                      f"exit {proc.returncode}: {proc.stderr[-300:]!r}")
+
+
 def run_server_connections(results, warble, work):
     """Clients that stall or crowd the server: a body short of its length and an idle kept-alive connection
     are closed by the body and idle timeouts (1 s here), 1,000 connections stalled in their headers are all
@@ -627,6 +709,7 @@ def main():
         if "server" in parts:
             run_server(results, args.warble, work)
             run_server_connections(results, args.warble, work)
+            run_imports(results, args.warble, work, home)
         if "module" in parts:
             run_module(results, args.sd_warble, work, home)
     print(f"{results.passed} passed, {results.failed} failed")
