@@ -115,11 +115,12 @@ check "transcribe reads the AAC that say writes" bash -c "
     '$warble' say 'The quick brown fox jumps over the lazy dog.' -o '$work/fox.aac' -q &&
     heard=\$('$warble' transcribe '$work/fox.aac' --no-history) && echo \"heard: \$heard\" && grep -qi 'quick brown fox' <<< \"\$heard\""
 check "transcribe: speech that is not English is heard by a multilingual model, not the English-only default" bash -c "
-    '$warble' say --voice kokoro-jf_alpha '<speak xml:lang=\"pt-BR\">Nosso voo foi atrasado por três horas. Chegaremos amanhã de manhã.</speak>' -o '$work/voo.wav' -q &&
-    '$warble' transcribe '$work/voo.wav' --no-history 2> '$work/voo.err' && cat '$work/voo.err' &&
-    grep -q 'transcribing with whisper-base (whisper-tiny.en understands English only)' '$work/voo.err' &&
+    de='$warble_root/Tests/Fixtures/generated/asr/de_wetter.wav' &&
+    heard=\$('$warble' transcribe \"\$de\" --no-history 2> '$work/de.err') && cat '$work/de.err' && echo \"heard: \$heard\" &&
+    grep -q 'heard de ([0-9]*%): transcribing with whisper-base (whisper-tiny.en understands English only)' '$work/de.err' &&
+    grep -q 'München' <<< \"\$heard\" &&
     '$warble' transcribe '$work/fox.aac' --no-history 2> '$work/fox.err' && ! grep -q 'transcribing with' '$work/fox.err' &&
-    '$warble' transcribe '$work/voo.wav' --no-history --language en 2> '$work/voo-en.err' && ! grep -q 'transcribing with' '$work/voo-en.err'"
+    '$warble' transcribe \"\$de\" --no-history --language en 2> '$work/de-en.err' && ! grep -q 'transcribing with' '$work/de-en.err'"
 check "an extension warble cannot write is an error naming the ones it can" bash -c "
     ! '$warble' say 'x' -o '$work/x.m4a' 2>'$work/err' && grep -q 'cannot write .m4a' '$work/err' && grep -q '.flac' '$work/err' &&
     [[ ! -e '$work/x.m4a' ]]"

@@ -110,6 +110,11 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
             german = client.audio.transcriptions.create(model="whisper-1", file=open(wav.name, "rb"), language="de",
                                                         response_format="verbose_json")
             check(german.language == "german", f"whisper-1 with language=de is transcribed by a multilingual model ({german.language})")
+        # German speech sent to whisper-1 with no language: the English-only default would make English of it.
+        wetter = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Tests/Fixtures/generated/asr/de_wetter.wav")
+        heard = client.audio.transcriptions.create(model="whisper-1", file=open(wetter, "rb"), response_format="verbose_json")
+        check(heard.language == "german" and "München" in heard.text,
+              f"whisper-1 hears German speech and transcribes it with a multilingual model ({heard.language}: {heard.text!r})")
     # What the server writes it reads: the same sentence as AAC, transcribed.
     spoken_aac = client.audio.speech.create(model="tts-1", voice=PIPER, input=ASR_TEXT, response_format="aac").content
     with tempfile.NamedTemporaryFile(suffix=".aac") as aac_file:
