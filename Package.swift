@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
+        // SHA-256 and MD5 for checking downloads and files (BoringSSL's assembly).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: ONNX Runtime
@@ -80,7 +82,11 @@ let package = Package(
         // MARK: Engine
         // glibc's malloc_trim, declared in C (no pointers cross into Swift).
         .target(name: "CHeap"),
-        .target(name: "WarbleEngine", dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleModels", "WarbleText", "CHeap"], swiftSettings: strict),
+        .target(
+            name: "WarbleEngine",
+            dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleModels", "WarbleText", "CHeap", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
 
         // MARK: Server
         .target(

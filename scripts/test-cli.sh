@@ -487,7 +487,7 @@ check "voice add refuses silence, a missing file, a stock voice's name, a taken 
     ! ${vw[*]} voice add y --from '$work/clip.wav' --budget soon 2> '$work/ae5' && grep -q 'is not a duration' '$work/ae5' &&
     ! ${vw[*]} voice add z --from '$work/clip.wav' --model whisper-base 2> '$work/ae6' && grep -q 'no installed model that clones' '$work/ae6'"
 check "voice add --candidates ends the search after that many; the bar measures the way by them; --history keeps the clone" bash -c "
-    ${vw[*]} voice add counted --from '$work/clip.wav' --model kokoro --candidates 6 --budget 1h --no-check --history > '$work/c.out' 2> '$work/c.err' &&
+    ${vw[*]} voice add counted --from '$work/clip.wav' --model kokoro --candidates 6 --budget 1h --no-check --keep-stock --history > '$work/c.out' 2> '$work/c.err' &&
     grep -q '100%  [0-9]* candidates' '$work/c.err' && grep -q '^Searched [0-9]* candidates' '$work/c.out' &&
     ${vw[*]} history list --json | python3 -c 'import json,sys; s=[x for x in json.load(sys.stdin) if x[\"kind\"] == \"clone\"]; assert len(s) == 1 and s[0][\"voice\"] == \"counted\" and s[0][\"model\"] == \"kokoro-v1.0-int8\", s' &&
     ${vw[*]} history show \$(${vw[*]} history list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"id\"])') --json |
@@ -495,8 +495,8 @@ check "voice add --candidates ends the search after that many; the bar measures 
     ${vw[*]} voice remove counted > /dev/null"
 check "voice add: a search that beats no stock voice saves nothing and says so (exit 1, no usage text); --keep-stock saves it, named" bash -c "
     '$warble' say --voice kokoro-jm_kumo 'The quick brown fox jumps over the lazy dog. My voice is my passport, verify me.' -o '$work/kumo.wav' -q &&
-    ! ${vw[*]} voice add kumo-copy --from '$work/kumo.wav' --model kokoro --candidates 6 --budget 1h --no-check > '$work/k1.out' 2> '$work/k1.err';
-    [[ \$? != 0 ]] && grep -q 'choosing: [0-9]* of [0-9]* finalists' '$work/k1.err' &&
+    ${vw[*]} voice add kumo-copy --from '$work/kumo.wav' --model kokoro --candidates 6 --budget 1h --no-check > '$work/k1.out' 2> '$work/k1.err';
+    [[ \$? == 1 ]] && grep -q 'choosing: [0-9]* of [0-9]* finalists' '$work/k1.err' &&
     grep -q 'no voice closer to the clip than the stock voice kokoro-jm_kumo .* nothing was saved' '$work/k1.err' && ! grep -q Usage '$work/k1.err' &&
     ! ${vw[*]} voices | grep -q '^kumo-copy ' &&
     ${vw[*]} voice add kumo-copy --from '$work/kumo.wav' --model kokoro --candidates 6 --budget 1h --no-check --keep-stock > '$work/k2.out' 2> '$work/k2.err' &&
@@ -507,12 +507,12 @@ check "voice add --budget bounds the whole command, the choice included (40 s: d
     took=\$(( \$(date +%s) - started )); echo \"took \$took s\"; [[ \$took -le 55 ]] && grep -q \"^Added voice 'bounded'\" '$work/b.out' &&
     ${vw[*]} voice remove bounded > /dev/null"
 check "an interrupted search keeps its state and the same command goes on from it (--transcribe shows and keeps the transcript)" bash -c "
-    ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s > '$work/r1.out' 2> '$work/r1.err' &
+    ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s --keep-stock > '$work/r1.out' 2> '$work/r1.err' &
     pid=\$!
     for i in \$(seq 1 600); do grep -q 'candidates  best' '$work/r1.err' 2>/dev/null && break; sleep 0.1; done
     kill -INT \$pid; wait \$pid; [[ \$? == 130 ]] && grep -q 'run the same command again' '$work/r1.err' &&
     ls '$voice_home/voices/.search/'resumed-*.json > /dev/null &&
-    ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s --transcribe > '$work/r2.out' 2> '$work/r2.err' &&
+    ${vw[*]} voice add resumed --from '$work/clip.wav' --model kokoro --budget 40s --keep-stock --transcribe > '$work/r2.out' 2> '$work/r2.err' &&
     grep -q '(resuming)' '$work/r2.err' && grep -q 'resumed)' '$work/r2.out' && ! ls '$voice_home/voices/.search/'resumed-*.json 2>/dev/null &&
     grep -qi '^transcript: .*village' '$work/r2.err' && ${vw[*]} voice show resumed | grep -qi '^transcript: .*village'"
 

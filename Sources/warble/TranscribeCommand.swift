@@ -77,12 +77,29 @@ struct TranscribeCommand: AsyncParsableCommand {
             try await SpeechInput.requireWhisper(recognition.model, in: engine)
             var rendered: [String] = []
             var sessions: [NewSession] = []
-            for file in files {
+            // Plain text to standard output is printed a segment at a time, as Whisper decodes it.
+            let live = format == .text && output == nil
+            for (index, file) in files.enumerated() {
                 let started = Date()
                 let audio = try SpeechInput.read(file)
                 let model = try await recognition.model(for: audio, engine: engine, task: task, quiet: quiet)
+                if live, files.count > 1 { Self.write((index > 0 ? "\n" : "") + "# \(file)\n") }
+                let words = wordTimestamps
                 let segments = try await recognition.transcribe(audio, engine: engine, model: model, task: task,
-                                                                wordTimestamps: wordTimestamps, progress: quiet ? nil : file)
+                                                                wordTimestamps: wordTimestamps, progress: quiet ? nil : file,
+                                                                segment: live ? { segment in
+                                                                    if let text = try? TranscriptFormat.text.render(
+                                                                        [segment], language: segment.language, duration: audio.duration, words: words) {
+                                                                        Self.write(text)
+                                                                    }
+                                                                } : nil)
+                if live {
+                    if history.enabled {
+                        sessions.append(HistoryRecorder.transcription(file: file, segments: segments, duration: audio.duration,
+                                                                      model: model, seconds: Date().timeIntervalSince(started)))
+                    }
+                    continue
+                }
                 let text = try format.render(segments, language: segments.first?.language, duration: audio.duration,
                                              words: wordTimestamps)
                 if files.count > 1, format != .json {
@@ -94,6 +111,10 @@ struct TranscribeCommand: AsyncParsableCommand {
                     sessions.append(HistoryRecorder.transcription(file: file, segments: segments, duration: audio.duration,
                                                                   model: model, seconds: Date().timeIntervalSince(started)))
                 }
+            }
+            if live {
+                for session in sessions { HistoryRecorder.record(session) }
+                return
             }
             var all = rendered.joined(separator: format == .text ? "\n" : "")
             if format == .json, files.count > 1 { all = "[\n" + rendered.joined(separator: ",\n") + "]\n" }
@@ -109,6 +130,10 @@ struct TranscribeCommand: AsyncParsableCommand {
             SpeechInput.note("error: \(error.message)")
             throw ExitCode.failure
         }
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
     }
 
     /// `--live`: captions from the sound server until Ctrl-C or --max-seconds.
@@ -204,17 +229,18 @@ struct RecognitionOptions: ParsableArguments {
     /// Runs Whisper on `audio` with `model`, writing progress to standard error for long audio when `progress`
     /// names the input.
     func transcribe(_ audio: AudioBuffer, engine: Engine, model: String, task: TranscriptionOptions.Task, wordTimestamps: Bool = false,
-                    progress: String?) async throws -> [TranscriptSegment] {
+                    progress: String?, segment: ((TranscriptSegment) -> Void)? = nil) async throws -> [TranscriptSegment] {
         let options = transcriptionOptions(task: task, wordTimestamps: wordTimestamps)
         let duration = audio.duration
         let report = progress != nil && duration > 60
         var segments: [TranscriptSegment] = []
         let detector = vad ? try await SpeechInput.voiceActivityDetector(in: engine) : nil
         let stream = engine.transcribe(audio, model: model, options: options, detector: detector)
-        for try await segment in stream {
-            segments.append(segment)
+        for try await next in stream {
+            segments.append(next)
+            segment?(next)
             if report {
-                SpeechInput.note(String(format: "%@: %.1f of %.1f s", progress ?? "", min(segment.end, duration), duration))
+                SpeechInput.note(String(format: "%@: %.1f of %.1f s", progress ?? "", min(next.end, duration), duration))
             }
         }
         if report { SpeechInput.note(String(format: "%@: done (%.1f s)", progress ?? "", duration)) }

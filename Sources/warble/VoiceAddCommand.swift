@@ -136,8 +136,12 @@ struct VoiceAddCommand: AsyncParsableCommand {
         }
         print("Added voice '\(result.profile.id)' (\(result.profile.model)). Speak with: warble say --voice \(result.profile.id) \"Hello.\"")
         HistoryRecorder.record(HistoryRecorder.clone(result, clip: from), enabled: history.enabled)
+        // The check speaks two sentences with the voice and each stock voice of its model: about a candidate's time
+        // each (a candidate speaks two texts), from the search's own pace; within the budget, or skipped.
         let left = (BudgetOption.seconds(budget) ?? 0) - Date().timeIntervalSince(began)
-        if !noCheck, result.profile.source?.speakerEmbedding != nil, result.search != nil, left <= 0 {
+        let voices = await engine.voices.filter { $0.model == result.profile.model }.count
+        let checkSeconds = result.search.map { $0.seconds / Double(max(1, $0.candidates)) * Double(voices) * 2 } ?? 0
+        if !noCheck, result.profile.source?.speakerEmbedding != nil, result.search != nil, left < checkSeconds {
             print("The check is skipped: the budget is spent (warble voice check \(result.profile.id) runs it).")
         } else if !noCheck, result.profile.source?.speakerEmbedding != nil {
             let check = try await engine.checkVoice(result.profile.id, sentences: Array(VoiceCheckCommand.sentences.prefix(2)))

@@ -26,7 +26,7 @@ struct VoiceCloningTests {
 
     func request(_ name: String, clip: Data, state: URL? = nil) -> VoiceCloneRequest {
         VoiceCloneRequest(name: name, clip: clip, clipName: "joe.wav", model: "kokoro", consent: "a synthetic voice",
-                          search: .init(budget: 3600, maximumCandidates: Self.candidates, seed: 9, stateFile: state))
+                          search: .init(budget: 3600, maximumCandidates: Self.candidates, seed: 9, stateFile: state), keepStock: true)
     }
 
     @Test func aKokoroVoiceFoundFromAClipIsKeptListedSpokenAndFoundAgainWhenResumed() async throws {

@@ -217,7 +217,7 @@ def check_voice_library(client: openai.OpenAI, base: str, key: str) -> None:
                                  capture_output=True, text=True, timeout=600)
             body, _, code = out.stdout.rpartition("\n")
             return int(code), json.loads(body or "{}")
-        code, body = post(f"name={name}", f"file=@{clip}", "model=kokoro", "budget=5", "consent=e2e synthetic voice")
+        code, body = post(f"name={name}", f"file=@{clip}", "model=kokoro", "budget=5", "keep_stock=true", "consent=e2e synthetic voice")
         check(code == 201 and body.get("id") == name and body.get("object") == "voice",
               f"voices: POST clones a voice from a clip ({code}, {body})")
         check(isinstance(body.get("similarity"), float) and body.get("start_voice", "").startswith("kokoro-"),

@@ -164,7 +164,11 @@ public struct KokoroVoiceSearch: Sendable {
 
         // The choice judges the stock voices (at most eight), the mean and four leaders on the choosing texts.
         let finalistCount = min(8, state.stockRanking.count) + 1 + 4
-        func reserve() -> Double { pace.choosingSeconds(finalists: finalistCount, texts: validation.count) }
+        // Before a generation: its own time and the choice's must both fit in what is left.
+        func reserve() -> Double {
+            pace.choosingSeconds(finalists: finalistCount, texts: validation.count)
+                + pace.generationSeconds(candidates: state.strategy.populationSize, texts: options.textsPerCandidate)
+        }
         while elapsed() + reserve() < options.budget, state.candidates < options.maximumCandidates ?? .max {
             try cancel.check()
             let started = clock.now
@@ -338,6 +342,11 @@ struct Pace {
     mutating func record(_ seconds: Double, syntheses: Int) {
         guard syntheses > 0, seconds > 0 else { return }
         secondsPerSynthesis = seconds * Double(concurrency) / Double(syntheses)
+    }
+
+    /// A generation's time: `candidates` each speaking `texts` texts, `concurrency` at a time.
+    func generationSeconds(candidates: Int, texts: Int) -> Double {
+        (secondsPerSynthesis ?? 0) * Double(candidates * texts) / Double(concurrency)
     }
 
     /// The choice's time: each finalist speaks `texts` texts one at a time, each heard by speech recognition
