@@ -168,6 +168,13 @@ check "an unknown speaker lists the voice's speakers; scales out of range are re
     ! '$warble' say x --voice kokoro-jm_kumo --noise-w 0.5 -o '$work/c.wav' 2>'$work/err' && grep -q 'Piper voices do' '$work/err'"
 check "a Kokoro voice mix speaks (jf_alpha(0.7)+jm_kumo(0.3))" bash -c "
     '$warble' say 'Mixed.' --voice 'jf_alpha(0.7)+jm_kumo(0.3)' -o '$work/mix.wav' -q && [[ \$(soxi -r '$work/mix.wav') == 24000 ]]"
+check "a runtime failure prints its error without the usage text and exits 1; option mistakes stay usage errors (64)" bash -c "
+    mkdir -p '$work/rt-home' &&
+    { WARBLE_HOME='$work/rt-home' '$warble' voice remove nosuch > '$work/rt1' 2>&1; [[ \$? == 1 ]]; } &&
+    grep -q 'Error: .*nosuch' '$work/rt1' && ! grep -q 'Usage:' '$work/rt1' &&
+    { '$warble' say --no-such-option x > '$work/rt2' 2>&1; [[ \$? == 64 ]]; } && grep -q 'Usage:' '$work/rt2' &&
+    { '$warble' serve --max-connections 0 > '$work/rt3' 2>&1; [[ \$? == 64 ]]; } && grep -q 'Usage:' '$work/rt3' &&
+    '$warble' --help | grep -q 'SUBCOMMANDS' && '$warble' voice remove --help | grep -q 'USAGE'"
 check "--version prints the version" bash -c "'$warble' --version | grep -Eq '^warble [0-9]+\.[0-9]+'"
 check "a negative or zero rate is a clear error" bash -c "
     ! '$warble' say x --rate -1 -o '$work/r.wav' 2>'$work/err' && grep -q 'must be a positive factor' '$work/err' &&
