@@ -184,6 +184,11 @@ check "tables fit the width (COLUMNS=80) and keep the ids whole" bash -c "
     python3 -c 'import sys; sys.exit(0 if all(len(l.rstrip(\"\\n\")) <= 80 for f in sys.argv[1:] for l in open(f)) else 1)' '$work/models.txt' '$work/voices.txt' &&
     grep -q '^whisper-tiny.en-int8 ' '$work/models.txt' && grep -q '^kokoro-jf_gongitsune ' '$work/voices.txt'"
 check "JSON is snake_case (voices --json)" bash -c "'$warble' voices --json | grep -q '\"sample_rate\"' && ! '$warble' voices --json | grep -q 'sampleRate'"
+check "voices --json names fields as GET /v1/audio/voices does (name, default)" bash -c "'$warble' voices --json | python3 -c '
+import json, sys
+voices = json.load(sys.stdin)
+assert all({\"id\", \"name\", \"model\", \"language\", \"sample_rate\", \"default\"} <= set(v) for v in voices), voices[0]
+assert [v[\"id\"] for v in voices if v[\"default\"]] == [\"en_US-joe-medium\"], voices'"
 check "voices lists both models" bash -c "'$warble' voices | grep -q 'kokoro-jm_kumo' && '$warble' voices | grep -q 'en_US-joe-medium (default)'"
 check "models lists licences" bash -c "'$warble' models | grep -q 'Apache-2.0'"
 check "doctor reports the library and passes" bash -c "'$warble' doctor | grep -q 'self-check *ok'"
