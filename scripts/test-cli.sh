@@ -34,6 +34,12 @@ check "say writes a WAV file with the default voice" bash -c "
 check "say reads standard input and streams WAV to standard output" bash -c "
     echo 'Streaming to a pipe.' | '$warble' say -o - -q > '$work/b.wav' && [[ \$(soxi -c '$work/b.wav') == 1 ]] &&
     sox '$work/b.wav' -n stat 2>&1 | awk '/RMS +amplitude/ { exit !(\$3 > 0.01) }'"
+check "say -o - into a file (not a pipe) patches the WAV sizes at the end" bash -c "
+    '$warble' say 'Two sentences. So the length is not known at the start.' -o - -q > '$work/b2.wav' &&
+    python3 -c 'import struct, sys; d = open(sys.argv[1], \"rb\").read(); riff, = struct.unpack(\"<I\", d[4:8]); data, = struct.unpack(\"<I\", d[40:44]); sys.exit(0 if riff == len(d) - 8 and data == len(d) - 44 and data > 0 else 1)' '$work/b2.wav'"
+check "say --rate 4 -o - into a pipe: one sentence sped up past the model gets exact WAV sizes (the server's speed 4 too)" bash -c "
+    '$warble' say 'One sentence, sped up by the time stretcher.' --rate 4 -o - -q |
+    python3 -c 'import struct, sys; d = sys.stdin.buffer.read(); riff, = struct.unpack(\"<I\", d[4:8]); data, = struct.unpack(\"<I\", d[40:44]); print(len(d), riff, data); sys.exit(0 if riff == len(d) - 8 and data == len(d) - 44 else 1)'"
 for format in flac ogg; do
     check "say writes $format" bash -c "'$warble' say 'Compressed output.' -o '$work/c.$format' -q && soxi '$work/c.$format' >/dev/null"
 done
