@@ -196,6 +196,20 @@ voices = json.load(sys.stdin)
 assert all({\"id\", \"name\", \"model\", \"language\", \"sample_rate\", \"default\"} <= set(v) for v in voices), voices[0]
 assert [v[\"id\"] for v in voices if v[\"default\"]] == [\"en_US-joe-medium\"], voices'"
 check "voices lists both models" bash -c "'$warble' voices | grep -q 'kokoro-jm_kumo' && '$warble' voices | grep -q 'en_US-joe-medium (default)'"
+check "with nothing installed, the hints name warble models pull, not the repository's scripts" bash -c "
+    mkdir -p '$work/bare-home' && bare=(env WARBLE_HOME='$work/bare-home' WARBLE_ORT_LIBRARY='$WARBLE_HOME/lib/libonnxruntime.so') &&
+    \${bare[@]} '$warble' voices > '$work/h3a' 2>&1; \${bare[@]} '$warble' models > '$work/h3b' 2>&1;
+    ! \${bare[@]} '$warble' say x -o '$work/h3.wav' > '$work/h3c' 2>&1;
+    ! \${bare[@]} '$warble' transcribe --offline --model whisper-tiny.en-int8 '$work/a.wav' > '$work/h3d' 2>&1;
+    \${bare[@]} '$warble' doctor > '$work/h3e' 2>&1;
+    for f in h3a h3b h3c h3d h3e; do grep -q 'warble models pull' '$work/'\$f || { echo \$f; cat '$work/'\$f; exit 1; }; done &&
+    ! grep -E 'scripts/|tools/' '$work/'h3?"
+check "speechd install without sd_warble beside warble names the release build, without the usage text" bash -c "
+    mkdir -p '$work/lonely' && cp '$warble' '$work/lonely/warble' &&
+    { HOME='$work/lonely' '$work/lonely/warble' speechd install > '$work/sd.out' 2>&1; [[ \$? == 1 ]]; } &&
+    grep -q 'swift build -c release --product sd_warble' '$work/sd.out' && ! grep -q 'Usage:' '$work/sd.out'"
+check "scripts/setup.sh builds sd_warble in the same release build as warble" bash -c "
+    ! grep -q -- '--product warble' scripts/setup.sh && grep -q 'x \"\$bin/sd_warble\"' scripts/setup.sh"
 check "models lists licences" bash -c "'$warble' models | grep -q 'Apache-2.0'"
 check "doctor reports the library and passes" bash -c "'$warble' doctor | grep -q 'self-check *ok'"
 check "doctor fails without ONNX Runtime and says how to fix it" bash -c "
@@ -203,6 +217,9 @@ check "doctor fails without ONNX Runtime and says how to fix it" bash -c "
 
 # whisper-base translates espeak-ng's German greeting reliably (the rest of the sentence less so): the
 # English text must have it, and the English speech written with -o must say it (transcribed back).
+check "counts agree with their nouns: 1 segment, 1 file" bash -c "
+    '$warble' say 'Hello there.' -o '$work/one.wav' -q && '$warble' translate '$work/one.wav' --to en 2>&1 >/dev/null | grep -q '^warble: 1 segment of ' &&
+    '$warble' models verify speaker-dvector | grep -q '(1 file, '"
 check "translate: German speech in, English text and speech out" bash -c "
     espeak-ng -v de -w '$work/de.wav' 'Guten Morgen. Wie geht es Ihnen heute?' &&
     '$warble' translate '$work/de.wav' -o '$work/en.wav' > '$work/en.txt' &&
