@@ -605,7 +605,8 @@ check "translate --to pt: English speech → Portuguese text and speech (Kokoro,
 import json, re, sys
 doc, back = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 seg = doc['segments']
-assert doc['target_language'] == 'pt' and doc['voice'] == 'kokoro-jm_kumo' and doc['voice_language_is_native'] is False, doc
+assert doc['target_language'] == 'pt-BR' and doc['voice'] == 'kokoro-jm_kumo' and doc['voice_language_is_native'] is False, doc
+assert doc['route'] == {'source': 'en', 'target': 'pt-BR'} and doc['spoken_language'] == 'en', doc['route']
 assert seg and all(s['text_language'] == 'en' and s['target_language'] == 'pt-BR' and s['spoken_language'] == 'en' for s in seg), seg
 assert 'flight' in ' '.join(s['text'] for s in seg).lower(), seg
 words = lambda t: re.sub(r'[^\\w\\s]', ' ', t.lower()).split()
@@ -627,6 +628,8 @@ check "translate --to pt: each segment as text (--quiet: nothing else); German t
     espeak-ng -v de -w '$work/de2.wav' 'Guten Morgen. Wie geht es Ihnen heute?' &&
     ${sw[*]} translate '$work/de2.wav' --to pt --format srt > '$work/de.srt' 2> '$work/de.err' &&
     grep -q -- '-->' '$work/de.srt' && grep -qi 'bom dia' '$work/de.srt' && grep -q 'de speech → pt-BR.*(through en)' '$work/de.err' &&
+    ${sw[*]} translate '$work/de2.wav' --to pt --format json --quiet > '$work/de.json' &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["route"]); sys.exit(0 if d["route"] == {"source": "de", "pivot": "en", "target": "pt-BR"} and d["target_language"] == "pt-BR" else 1)' '$work/de.json' &&
     [[ -s '$work/flight.txt' ]] &&
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if open(sys.argv[2]).read().split(chr(10))[:-1] == [s[\"translation\"] for s in d[\"segments\"]] else 1)' '$work/flight.json' '$work/flight.txt' &&
     ${sw[*]} translate-text --to pt \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"segments\"][0][\"text\"])' '$work/flight.json')\" > '$work/direct.txt' &&
