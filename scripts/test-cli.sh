@@ -264,6 +264,16 @@ check "say --lexicon: an alias changes what is spoken (Whisper hears it)" bash -
 check "say --lexicon: a malformed lexicon gives line and column, a missing one says so" bash -c "
     ! '$warble' say -q 'x' --lexicon '$work/broken.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'line 2, column' '$work/err' &&
     ! '$warble' say -q 'x' --lexicon '$work/none.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'none.pls: no such file' '$work/err'"
+check "say --lexicon: a file that is not a PLS lexicon (or has no entries) is refused" bash -c "
+    ! '$warble' say -q 'x' --lexicon /etc/passwd -o '$work/k.wav' 2>'$work/err' && grep -q 'not a PLS lexicon' '$work/err' &&
+    echo '<lexicon version=\"1.0\"/>' > '$work/empty.pls' &&
+    ! '$warble' say -q 'x' --lexicon '$work/empty.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'no <lexeme> entries' '$work/err'"
+check "serve --time-limit 0 states the real bound" bash -c "
+    ! '$warble' serve --time-limit 0 2>'$work/err' && grep -q -- '--time-limit must be more than 0 and at most 86400' '$work/err' &&
+    ! '$warble' transcribe --live --max-seconds 0 2>'$work/err' && grep -q -- '--max-seconds must be more than 0' '$work/err'"
+check "serve --translation-model with an English-only model is refused at start, naming the multilingual ones" bash -c "
+    { timeout 60 '$warble' serve --no-preload --port 0 --translation-model whisper-tiny.en > '$work/tm.out' 2>&1; [[ \$? == 1 ]]; } &&
+    grep -q 'whisper-tiny.en is English-only' '$work/tm.out' && grep -q 'whisper-base' '$work/tm.out' && ! grep -q 'Usage:' '$work/tm.out'"
 check "serve --help explains --lexicon" bash -c "'$warble' serve --help | grep -q 'lexicon <file>'"
 check "serve --help lists the read timeouts and the connection cap" bash -c "
     '$warble' serve --help > '$work/serve-help' &&
