@@ -47,6 +47,11 @@ done
 check "say writes mp3" bash -c "'$warble' say 'Compressed output.' -o '$work/c.mp3' -q &&
     python3 -c 'import sys; d=open(sys.argv[1],\"rb\").read(); sys.exit(0 if len(d) > 2000 and (d[:3] == b\"ID3\" or (d[0] == 0xFF and d[1] & 0xE0 == 0xE0)) else 1)' '$work/c.mp3'"
 check "say writes raw 16-bit PCM" bash -c "'$warble' say 'Raw.' --format raw -o '$work/d.raw' -q && [[ -s '$work/d.raw' ]]"
+check "say refuses a --format that contradicts the file's extension, naming both; agreeing or unknown extensions are fine" bash -c "
+    ! '$warble' say 'x' -o '$work/m.wav' --format mp3 -q 2>'$work/err' && grep -q -- '--format mp3 contradicts the file name .*m.wav' '$work/err' &&
+    grep -q 'means wav' '$work/err' && [[ ! -e '$work/m.wav' ]] &&
+    '$warble' say 'x' -o '$work/m2.wav' --format wav -q && '$warble' say 'x' -o '$work/m3.pcm' --format raw -q &&
+    '$warble' say 'x' -o '$work/m4.audio' --format flac -q && soxi -t '$work/m4.audio' | grep -q flac"
 check "WARBLE_ORT_PROFILE writes ONNX Runtime's per-operator profile, which tools/bench/ort_profile.py sums" bash -c "
     WARBLE_ORT_PROFILE='$work/prof' '$warble' say 'Profiled.' -o '$work/prof.wav' -q && ls '$work/'prof_*.json > /dev/null &&
     .venv/bin/python tools/bench/ort_profile.py '$work/'prof_*.json | grep -q ' runs, .* ms in Run'"
