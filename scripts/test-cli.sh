@@ -650,7 +650,7 @@ check "translate --to pt: each segment as text (--quiet: nothing else); German t
     ${sw[*]} translate '$work/de2.wav' --to pt --format srt > '$work/de.srt' 2> '$work/de.err' &&
     grep -q -- '-->' '$work/de.srt' && grep -qi 'bom dia' '$work/de.srt' && grep -q 'de speech → pt-BR.*(through en)' '$work/de.err' &&
     ${sw[*]} translate '$work/de2.wav' --to pt --format json --quiet > '$work/de.json' &&
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["route"]); sys.exit(0 if d["route"] == {"source": "de", "pivot": "en", "target": "pt-BR"} and d["target_language"] == "pt-BR" else 1)' '$work/de.json' &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[\"route\"]); sys.exit(0 if d[\"route\"] == {\"source\": \"de\", \"pivot\": \"en\", \"target\": \"pt-BR\"} and d[\"target_language\"] == \"pt-BR\" else 1)' '$work/de.json' &&
     [[ -s '$work/flight.txt' ]] &&
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if open(sys.argv[2]).read().split(chr(10))[:-1] == [s[\"translation\"] for s in d[\"segments\"]] else 1)' '$work/flight.json' '$work/flight.txt' &&
     ${sw[*]} translate-text --to pt \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"segments\"][0][\"text\"])' '$work/flight.json')\" > '$work/direct.txt' &&
