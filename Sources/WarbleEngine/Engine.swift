@@ -164,10 +164,10 @@ public actor Engine {
             let all = voices
             if let byName = all.first(where: { $0.displayName == id }) { return byName }
             throw ModelError(.unknownVoice, "unknown voice '\(id)'; installed voices: "
-                + (all.isEmpty ? "none (run scripts/setup.sh)" : all.map(\.id).joined(separator: ", ")))
+                + (all.isEmpty ? "none (install the default one with: warble models pull pypi:piper-en_US-joe-medium)" : all.map(\.id).joined(separator: ", ")))
         }
         guard let voice = defaultVoice else {
-            throw ModelError(.badModel, "no voices are installed in \(store.modelsDirectory.path); run scripts/setup.sh")
+            throw ModelError(.badModel, "no voices are installed in \(store.modelsDirectory.path); install the default one with: warble models pull pypi:piper-en_US-joe-medium")
         }
         return voice
     }
@@ -263,7 +263,8 @@ public actor Engine {
         guard let model = installed[id] else {
             let known = installed.keys.sorted()
             throw ModelError(.badModel, "model '\(id)' is not installed"
-                + (known.isEmpty ? "" : " (installed: \(known.joined(separator: ", ")))") + "; run scripts/setup.sh")
+                + (known.isEmpty ? "" : " (installed: \(known.joined(separator: ", ")))")
+                + "; install it with `warble models pull` (`warble models available` lists the models it can pull)")
         }
         let families = self.families
         let context = FamilyContext(phonemizer: phonemizer, sessionOptions: configuration.sessionOptions,

@@ -51,7 +51,7 @@ public struct ModelStore: Sendable {
                 .notInstalled,
                 "model '\(id)' is not installed in \(modelsDirectory.path)"
                     + (known.isEmpty ? "" : " (installed: \(known.joined(separator: ", ")))")
-                    + "; run scripts/setup.sh to install the default models")
+                    + "; install it with `warble models pull` (`warble models available` lists the models it can pull)")
         }
         return try load(directory: directory)
     }
@@ -59,13 +59,13 @@ public struct ModelStore: Sendable {
     private func load(directory: URL) throws -> InstalledModel {
         let manifestURL = directory.appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
-            throw ModelStoreError(.corrupt, "\(manifestURL.path) is missing; reinstall the model with scripts/setup.sh")
+            throw ModelStoreError(.corrupt, "\(manifestURL.path) is missing; install the model again with `warble models pull`")
         }
         do {
             let manifest = try JSONDecoder().decode(ModelManifest.self, from: data)
             return InstalledModel(manifest: manifest, directory: directory)
         } catch {
-            throw ModelStoreError(.corrupt, "\(manifestURL.path) is not a valid manifest (\(error)); reinstall with scripts/setup.sh")
+            throw ModelStoreError(.corrupt, "\(manifestURL.path) is not a valid manifest (\(error)); install the model again with `warble models pull`")
         }
     }
 }

@@ -15,10 +15,12 @@ public final class HubClient: Sendable {
     /// Attempts per download (broken transfers and 408/429/5xx answers), with back-off in between.
     static let attempts = 5
 
-    public init(environment: HubEnvironment = HubEnvironment(), userAgent: String = "warble") {
+    /// `idleTimeout`: the longest wait for the next bytes of an answer, the connection's set-up included (a
+    /// listing that only reads small files can give up sooner than a download, so that no network fails fast).
+    public init(environment: HubEnvironment = HubEnvironment(), userAgent: String = "warble", idleTimeout: TimeInterval = 60) {
         self.environment = environment
         self.userAgent = userAgent
-        http = HubTransport(idleTimeout: 60)
+        http = HubTransport(idleTimeout: idleTimeout)
     }
 
     /// Closes the connections; call once when done (`with` does it on every path).
@@ -28,8 +30,9 @@ public final class HubClient: Sendable {
 
     /// Runs `body` with a client that is shut down afterwards, also when `body` throws.
     public static func with<T: Sendable>(environment: HubEnvironment = HubEnvironment(), userAgent: String = "warble",
+                                         idleTimeout: TimeInterval = 60,
                                          _ body: (HubClient) async throws -> T) async throws -> T {
-        let client = HubClient(environment: environment, userAgent: userAgent)
+        let client = HubClient(environment: environment, userAgent: userAgent, idleTimeout: idleTimeout)
         do {
             let result = try await body(client)
             try? await client.shutdown()

@@ -22,24 +22,6 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
         var data: [Item]
     }
 
-    struct VoiceObject: Codable, Equatable {
-        var id: String
-        var name: String
-        var model: String
-        var language: String
-        var sampleRate: Int
-        var gender: String?
-        var isDefault: Bool
-        /// OpenAI voice names that stand for this voice on this server.
-        var aliases: [String]
-
-        enum CodingKeys: String, CodingKey {
-            case id, name, model, language, gender, aliases
-            case sampleRate = "sample_rate"
-            case isDefault = "default"
-        }
-    }
-
     struct Health: Codable, Equatable {
         var status = "ok"
         var voices: Int
@@ -73,9 +55,7 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
         let defaultID = await backend.defaultVoiceID()
         let aliases = await catalog.aliasNames()
         return Self.json(ListObject(data: await backend.installedVoices().map {
-            VoiceObject(id: $0.id, name: $0.displayName, model: $0.model, language: $0.language,
-                        sampleRate: $0.sampleRate, gender: $0.gender, isDefault: $0.id == defaultID,
-                        aliases: aliases[$0.id] ?? [])
+            VoiceListing($0, isDefault: $0.id == defaultID, aliases: aliases[$0.id] ?? [])
         }))
     }
 

@@ -106,13 +106,13 @@ public actor SpeechModule {
     private func initialize() -> Outcome {
         for warning in configuration.warnings { log.warning("configuration: \(warning)") }
         guard let chooser else {
-            output.send(line: Replies.multiline(code: 399, lines: ["no Warble voices are installed (run scripts/setup.sh in Warble's source tree, then warble doctor)"],
+            output.send(line: Replies.multiline(code: 399, lines: ["no Warble voices are installed (install the default one with: warble models pull pypi:piper-en_US-joe-medium, then run warble doctor)"],
                                                 final: "ERR CANT INIT MODULE"))
             return .exit(status: 1)
         }
         let voices = chooser.voices.map(\.id).joined(separator: ", ")
         log.info("voices: \(voices); default \(chooser.defaultVoice.id)")
-        output.send(line: Replies.multiline(code: 299, lines: ["Warble: \(chooser.voices.count) voices, default \(chooser.defaultVoice.id)"],
+        output.send(line: Replies.multiline(code: 299, lines: ["Warble: \(chooser.voices.count) voice\(chooser.voices.count == 1 ? "" : "s"), default \(chooser.defaultVoice.id)"],
                                             final: "OK LOADED SUCCESSFULLY"))
         if configuration.prewarm { prewarm(chooser.defaultVoice.id) }
         return .proceed

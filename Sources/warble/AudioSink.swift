@@ -95,10 +95,13 @@ struct EncodedSink: AudioSink {
     let handle: FileHandle
     let encoding: AudioEncoding
     var encoder: StreamingAudioEncoder?
+    /// Standard output redirected to a regular file: a streamed WAV header gets its sizes at the end.
+    let seekable: SeekableOutput?
 
     init(handle: FileHandle, encoding: AudioEncoding) {
         self.handle = handle
         self.encoding = encoding
+        seekable = encoding == .wav ? SeekableOutput(handle) : nil
     }
 
     mutating func write(_ chunk: AudioChunk) throws {
@@ -115,6 +118,7 @@ struct EncodedSink: AudioSink {
         if let encoder {
             let bytes = try encoder.finish()
             if !bytes.isEmpty { try handle.write(contentsOf: bytes) }
+            if let seekable, let header = encoder.finishedHeader() { try seekable.overwriteStart(with: header) }
         }
         if handle !== FileHandle.standardOutput { try handle.close() }
     }

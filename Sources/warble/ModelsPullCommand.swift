@@ -204,6 +204,9 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    /// Seconds without an answer from the Hub before the listing goes on without Piper's voices.
+    static let hubTimeout: TimeInterval = 5
+
     struct Entry: Encodable {
         var id: String
         var reference: String
@@ -239,7 +242,8 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         }
         if family == nil || family?.lowercased() == "piper" {
             do {
-                let piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)") { client in
+                // A listing reads one small file: with no network it gives up in seconds, not a download's minute.
+                let piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)", idleTimeout: Self.hubTimeout) { client in
                     try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
                 }
                 offlineCatalogue = piper.commit == nil
@@ -251,6 +255,10 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
                     throw ExitCode.failure
                 }
                 SpeechInput.note("warning: Piper's voices are not listed: \(error.message)")
+                if error.kind == .network {
+                    SpeechInput.note("offline or unreachable Hub, and no catalogue of Piper's voices is cached yet: the rest is listed; "
+                        + "list Piper's voices once the network is back (they are cached then, for offline use)")
+                }
             }
         }
         if json {

@@ -5,9 +5,16 @@ import Foundation
 /// `--format` or the file's extension (an extension Warble cannot write is an error, never silently
 /// WAV), and no existing file that is not audio is replaced without `--force`.
 enum OutputTarget {
-    /// The format for `path` (nil: standard output or no file).
+    /// The format for `path` (nil: standard output or no file). A `--format` that contradicts the file's
+    /// extension (`-o x.wav --format mp3`) is refused; with an extension that names no format it is obeyed.
     static func format(path: String?, explicit: OutputFormat?) throws -> OutputFormat {
-        if let explicit { return explicit }
+        if let explicit {
+            if let path, path != "-", let named = OutputFormat(fileName: path), named != explicit {
+                throw ValidationErrorMessage("--format \(explicit.rawValue) contradicts the file name \(path), whose extension "
+                    + "means \(named.rawValue); name the file .\(explicit.preferredExtension), or leave out --format")
+            }
+            return explicit
+        }
         guard let path, path != "-" else { return .wav }
         let suffix = (path as NSString).pathExtension
         if suffix.isEmpty { return .wav }
@@ -50,6 +57,9 @@ enum OutputTarget {
 }
 
 extension OutputFormat {
+    /// The first extension that means this format (`.wav`, `.ogg`, `.raw`).
+    var preferredExtension: String { Self.extensions.first { $0.1 == self }?.0 ?? rawValue }
+
     /// Extensions of headerless PCM, whose bytes cannot be told from anything else.
     static var rawExtensions: Set<String> { Set(extensions.filter { $0.1 == .raw }.map(\.0)) }
 }

@@ -134,7 +134,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--voice-alias takes NAME=VOICE (e.g. alloy=en_US-joe-medium), got '\(alias)'")
         }
         guard timeLimit.isFinite, timeLimit > 0, timeLimit <= 86_400 else {
-            throw ValidationError("--time-limit must be from 0 to 86400 seconds, got \(timeLimit)")
+            throw ValidationError("--time-limit must be more than 0 and at most 86400 seconds, got \(timeLimit)")
         }
         for (flag, seconds) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout)]
         where !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
@@ -160,6 +160,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(
             cacheBytes: cacheMB << 20, threads: threads, memoryArena: memoryArena, lexicon: try LexiconOption.load(lexicon)))
+        do { try settings.checkTranslationModel(installed: await engine.recognitionModels()) } catch { throw ValidationError(error.description) }
         if !noPreload, let voice = await engine.defaultVoice {
             _ = try await engine.renderer(for: voice.model)
         }

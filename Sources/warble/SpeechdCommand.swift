@@ -55,8 +55,9 @@ struct SpeechdCommand: ParsableCommand {
             let candidate = warble.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("sd_warble")
             guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
                 throw ValidationError("""
-                    sd_warble was not found next to warble (\(candidate.path)). Build it with \
-                    `swift build --product sd_warble` (same configuration as warble) or pass --module PATH.
+                    sd_warble was not found next to warble (\(candidate.path)). Build it in Warble's source tree \
+                    with `swift build -c release --product sd_warble` (scripts/setup.sh builds it beside warble), \
+                    then run `warble speechd install --module .build/release/sd_warble`, or pass --module PATH.
                     """)
             }
             return candidate

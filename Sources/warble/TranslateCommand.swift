@@ -137,7 +137,9 @@ struct TranslateCommand: AsyncParsableCommand {
             }
             try Task.checkCancellation()
             try speaker?.finish()
-            if format != .text { text.write(Data(try render(segments, duration: audio.duration, voice: speaker).utf8)) }
+            if format != .text {
+                text.write(Data(try render(segments, duration: audio.duration, voice: speaker, spoken: spoken, target: spokenTarget).utf8))
+            }
             if !quiet { report(segments, duration: audio.duration, speaker: speaker) }
             guard segments.contains(where: { !$0.translation.isEmpty }) else {
                 throw ModelError(.badInput, "no speech was recognised in \(input), so there is nothing to translate")
@@ -154,7 +156,9 @@ struct TranslateCommand: AsyncParsableCommand {
     }
 
     /// srt and vtt: the translations at the times they were spoken; json: everything.
-    func render(_ segments: [TranslatedSegment], duration: Double, voice: TranslationSpeaker?) throws -> String {
+    /// `spoken`: the language given (nil: detected); `target`: the translation model's spelling of `--to`.
+    func render(_ segments: [TranslatedSegment], duration: Double, voice: TranslationSpeaker?, spoken: String?,
+                target: String) throws -> String {
         let cues = segments.map {
             TranscriptSegment(start: $0.start, end: $0.end, text: $0.translation, tokens: [], language: $0.targetLanguage)
         }
@@ -163,24 +167,8 @@ struct TranslateCommand: AsyncParsableCommand {
         case .srt: return TranscriptRendering.subRip(cues)
         case .vtt: return TranscriptRendering.webVTT(cues)
         case .json:
-            struct Document: Encodable {
-                let input: String
-                let spokenLanguage: String?
-                let targetLanguage: String
-                let recognitionModel: String
-                let duration: Double
-                let translation: String
-                let segments: [TranslatedSegment]
-                let voice: String?
-                let voiceLanguageIsNative: Bool?
-                let speechSeconds: Double?
-                let output: String?
-            }
-            let document = Document(
-                input: input ?? "live", spokenLanguage: segments.first?.spokenLanguage, targetLanguage: to, recognitionModel: model,
-                duration: duration, translation: segments.map(\.translation).filter { !$0.isEmpty }.joined(separator: " "),
-                segments: segments, voice: voice?.voice.id, voiceLanguageIsNative: voice?.native,
-                speechSeconds: voice?.synthesisSeconds, output: output)
+            let document = TranslationDocument(input: input ?? "live", segments: segments, spoken: spoken, target: target,
+                                               recognitionModel: model, duration: duration, voice: voice, output: output)
             return try WarbleJSON.string(document, pretty: true) + "\n"
         }
     }
@@ -196,8 +184,8 @@ struct TranslateCommand: AsyncParsableCommand {
         guard let first = segments.first else { return }
         let recognition = segments.reduce(0) { $0 + $1.recognitionSeconds }
         let translation = segments.reduce(0) { $0 + $1.translationSeconds }
-        var line = String(format: "%d segments of %.1f s of %@ speech → %@: recognition %.2f s, translation %.2f s",
-                          segments.count, duration, first.spokenLanguage, first.targetLanguage, recognition, translation)
+        var line = String(format: "%d segment%@ of %.1f s of %@ speech → %@: recognition %.2f s, translation %.2f s",
+                          segments.count, segments.count == 1 ? "" : "s", duration, first.spokenLanguage, first.targetLanguage, recognition, translation)
         if first.textLanguage != first.targetLanguage { line += " (through \(first.textLanguage))" }
         if let speaker {
             line += String(format: ", speech %.2f s (%.1f s of audio into %@)", speaker.synthesisSeconds, speaker.audioSeconds, speaker.path)

@@ -122,8 +122,9 @@ struct VoiceAddCommand: AsyncParsableCommand {
         }
         meter.finish()
         if let search = result.search {
-            print(String(format: "Searched %d candidates in %@ (%.1f a minute, %d directions%@).", search.candidates,
-                         PullProgress.duration(search.seconds), search.candidatesPerMinute, search.dimensions,
+            print(String(format: "Searched %d candidate%@ in %@ (%.1f a minute, %d direction%@%@).", search.candidates,
+                         search.candidates == 1 ? "" : "s", PullProgress.duration(search.seconds), search.candidatesPerMinute,
+                         search.dimensions, search.dimensions == 1 ? "" : "s",
                          search.resumed ? ", resumed" : ""))
             print(String(format: "Similarity to the clip on the choosing texts: %.3f (the best stock voice there, %@: %.3f).",
                          search.similarity, search.startVoice, search.startSimilarity))
@@ -230,9 +231,9 @@ final class SearchProgress: @unchecked Sendable {
             let byCount = candidateLimit.map { Double(p.candidates) / Double(max(1, $0)) } ?? 0
             let fraction = min(1, max(p.seconds / max(1, p.budget), byCount))
             let left = min(p.budget - p.seconds, byCount > 0 ? p.seconds * (1 - byCount) / byCount : .infinity)
-            let line = String(format: "[%@%@] %3.0f%%  %d candidates  best %.3f (start %.3f)  %@ left",
+            let line = String(format: "[%@%@] %3.0f%%  %d candidate%@  best %.3f (start %.3f)  %@ left",
                               String(repeating: "#", count: Int(fraction * 24)), String(repeating: "-", count: 24 - Int(fraction * 24)),
-                              fraction * 100, p.candidates, p.best, p.start, PullProgress.duration(max(0, left)))
+                              fraction * 100, p.candidates, p.candidates == 1 ? "" : "s", p.best, p.start, PullProgress.duration(max(0, left)))
             if terminal {
                 FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
                 drew = true

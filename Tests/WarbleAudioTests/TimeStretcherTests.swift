@@ -53,4 +53,14 @@ import WarbleAudio
         let pieces = Self.stretch(input, speed: 1.7, pieces: [1, 7, 300, 2, 5000, 13, 4096, 1, 9999])
         #expect(whole == pieces)
     }
+
+    /// The length announced before the stream (what makes a WAV header exact at speed 4) is the length made.
+    @Test(arguments: [1.3, 2, 2.5, 4])
+    func theOutputLengthIsKnownBeforehand(speed: Double) {
+        for frames in [0, 1, 550, 551, 22050, 33_333] {
+            let input = Self.tone(220, seconds: Double(frames) / Double(Self.rate))
+            let made = Self.stretch(input, speed: speed, pieces: [1000]).count
+            #expect(TimeStretcher(speed: speed, sampleRate: Self.rate).outputFrames(forInput: input.count) == made, "\(frames) frames")
+        }
+    }
 }

@@ -74,7 +74,7 @@ struct WhisperInputTests {
         #expect {
             _ = try WhisperModel(directory: missing)
         } throws: { error in
-            "\(error)".contains("tools/whisper/install.sh")
+            "\(error)".contains("warble models pull")
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import WarbleSpeech
 @testable import WarbleServer
 
 @Suite struct InfoRouteTests {
@@ -42,6 +43,13 @@ import Testing
         }
     }
 
+    /// `warble voices --json` prints the same `VoiceListing`s, with the same field names, less the aliases.
+    @Test func voiceListingOutsideAServerHasTheSameFieldsButNoAliases() throws {
+        let voice = VoiceDescription(id: "v", displayName: "Vee", language: "en-US", model: "m", sampleRate: 16000)
+        let json = try WarbleJSON.string(VoiceListing(voice, isDefault: true))
+        #expect(json == #"{"default":true,"id":"v","language":"en-US","model":"m","name":"Vee","sample_rate":16000}"#)
+    }
+
     @Test func voicesCarryModelLanguageAndRate() async throws {
         try await withServer { client in
             let response = try await client.execute(uri: "/v1/audio/voices", method: .get)
@@ -52,6 +60,7 @@ import Testing
             #expect(data[0]["model"] as? String == "test-model")
             #expect(data[0]["language"] as? String == "en-US")
             #expect(data[0]["sample_rate"] as? Int == 22050)
+            #expect(data[0]["name"] as? String == "Test Voice")
             #expect(data[0]["default"] as? Bool == true)
             #expect(data[1]["sample_rate"] as? Int == 24000)
             #expect(data[1]["default"] as? Bool == false)

@@ -22,6 +22,7 @@ import WarbleSpeech
 
     struct PieceRenderer: UtteranceRenderer {
         let exact: Bool
+        var fastestRate: Double = 4
         var modelID: String { "pieces" }
         var sampleRate: Int { 1000 }
         var voices: [VoiceDescription] { [VoiceDescription(id: "p", displayName: "P", language: "en-US", model: "pieces", sampleRate: 1000)] }
@@ -45,5 +46,18 @@ import WarbleSpeech
         #expect(chunks.reduce(0) { $0 + $1.samples.count } == 300)
         #expect(chunks.first?.requestFrames == (exact ? 300 : nil))
         #expect(chunks.dropFirst().allSatisfy { $0.requestFrames == nil })
+    }
+
+    /// Faster than the model can speak (the server's `speed` 4 on a model whose fastest is 1): the time
+    /// stretcher's output length is announced, and it is what comes.
+    @Test func aStretchedUtteranceAnnouncesItsStretchedLength() async throws {
+        var chunks: [AudioChunk] = []
+        let renderer = PieceRenderer(exact: true, fastestRate: 1)
+        for try await chunk in StreamingSynthesizer(renderer: renderer).synthesize(SynthesisRequest(text: "Hello.", rate: 4)) {
+            chunks.append(chunk)
+        }
+        let total = chunks.reduce(0) { $0 + $1.samples.count }
+        #expect(total < 300)
+        #expect(chunks.first?.requestFrames == total)
     }
 }

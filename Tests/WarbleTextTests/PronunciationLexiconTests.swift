@@ -53,6 +53,18 @@ import Testing
                 "[I said] təˈmɑːtoʊ [to the World Wide Web Consortium]")
     }
 
+    /// `--lexicon /etc/passwd` used to be accepted as a lexicon of nothing.
+    @Test(arguments: [
+        ("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n", "not a PLS lexicon"),
+        ("", "not a PLS lexicon"),
+        ("<lexicon version=\"1.0\"></lexicon>", "no <lexeme> entries"),
+        ("<lexicon/>", "no <lexeme> entries"),
+    ])
+    func textThatIsNoLexiconOrHasNoEntriesIsRefused(_ text: String, _ message: String) {
+        let error = #expect(throws: TextError.self) { try PronunciationLexicon(pls: text) }
+        #expect(error?.kind == .lexicon && error?.message.contains(message) == true, "\(String(describing: error))")
+    }
+
     @Test(arguments: [
         ("<lexicon><lexeme><grapheme>a</grapheme></lexeme></lexicon>", 1, 10, "needs a <grapheme>"),
         ("<lexicon>\n<lexeme><grapheme>a</grapheme><phoneme alphabet=\"x-sampa\">a</phoneme></lexeme></lexicon>", 2, 60, "x-sampa"),

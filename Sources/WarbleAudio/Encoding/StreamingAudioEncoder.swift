@@ -18,6 +18,8 @@ public final class StreamingAudioEncoder {
     /// WAV without resampling: the frames the stream will have, when known before the first byte.
     private let knownFrames: Int?
     private var framesWritten = 0
+    /// WAV data bytes produced so far (after the header).
+    private var dataBytes = 0
 
     /// `outputRate`: the rate to write at (nil: `encoding.outputRate(for: inputRate)`); streamed
     /// encodings are resampled chunk by chunk, whole-file ones at the end.
@@ -49,12 +51,22 @@ public final class StreamingAudioEncoder {
             framesWritten += samples.count
         }
         let buffer = AudioBuffer(mono: samples, sampleRate: inputRate)
-        data.append(pcm.encodeSamples(try resampler?.process(buffer) ?? buffer))
+        let payload = pcm.encodeSamples(try resampler?.process(buffer) ?? buffer)
+        dataBytes += payload.count
+        data.append(payload)
         return data
     }
 
     /// Whether the WAV header sent (or to be sent) carries exact sizes.
     public var hasExactSizes: Bool { knownFrames != nil }
+
+    /// After `finish`, for WAV whose header went out with unknown sizes (0xFFFFFFFF): the header again,
+    /// with the sizes of what was written, for an output that can seek (a regular file) to write over its
+    /// first bytes. nil when the header was exact already, for other encodings, and past 4 GiB.
+    public func finishedHeader() -> Data? {
+        guard encoding == .wav, headerSent, knownFrames == nil else { return nil }
+        return try? pcm.header(sampleRate: outputRate, channelCount: 1, dataByteCount: dataBytes)
+    }
 
     private func headerIfFirst() throws -> Data {
         guard encoding == .wav, !headerSent else { return Data() }
@@ -79,12 +91,14 @@ public final class StreamingAudioEncoder {
             return try SoundFile.encode(buffer, format: format)
         }
         var data = try headerIfFirst()
+        let headerBytes = data.count
         if let knownFrames, framesWritten < knownFrames {
             data.append(pcm.encodeSamples(AudioBuffer(mono: [Float](repeating: 0, count: knownFrames - framesWritten),
                                                       sampleRate: inputRate)))
             framesWritten = knownFrames
         }
         if let resampler { data.append(pcm.encodeSamples(try resampler.finish())) }
+        dataBytes += data.count - headerBytes
         return data
     }
 }

@@ -37,6 +37,15 @@ public final class TimeStretcher {
         tail = [Float](repeating: 0, count: frame / 2)
     }
 
+    /// The frames a whole stream of `inputFrames` comes out as (everything `process` and `finish` return),
+    /// known before any of it is given: one hop per piece taken from before the input's end, plus the last
+    /// piece's second half.
+    public func outputFrames(forInput inputFrames: Int) -> Int {
+        var pieces = 0
+        while Int((Double(pieces) * Double(hop) * speed).rounded()) < inputFrames { pieces += 1 }
+        return pieces * hop + hop
+    }
+
     /// Output for `samples`, as far as the input allows.
     public func process(_ samples: [Float]) -> [Float] {
         input += samples

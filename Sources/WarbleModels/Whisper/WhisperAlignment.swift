@@ -109,7 +109,7 @@ extension WhisperModel {
         guard alignsWords else {
             throw ModelError(.badModel, "\(id) cannot give word timestamps: its decoder.onnx has no cross-attention "
                 + "scores (converted by an older warble) or its config names no alignment heads; reinstall it with "
-                + "tools/whisper/install.sh \(id)")
+                + ModelPullHint.command(for: id))
         }
     }
 

