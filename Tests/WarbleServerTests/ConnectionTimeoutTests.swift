@@ -87,7 +87,9 @@ import Testing
             let first = try await RawConnection.open(port: port)
             await server.connections.waitUntil { $0.open == 2 }
             let refused = try await RawConnection.open(port: port)
-            try await refused.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            // The answer comes unread: the server may have closed before the request is written, so the
+            // write may fail (I/O on a closed channel); what was answered is what counts.
+            try? await refused.send("GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let answer = try await refused.readToEnd()
             #expect(answer.hasPrefix("HTTP/1.1 503"), "\(answer)")
             #expect(answer.contains("Connection: close\r\n"))
