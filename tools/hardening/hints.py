@@ -91,7 +91,7 @@ def main():
     # The Whisper ids warble transcribe offers for installation are those the installer accepts.
     installer = open(os.path.join(ROOT, "tools/whisper/install.sh"), encoding="utf-8").read()
     usage = re.search(r"usage: tools/whisper/install.sh ([\w.|-]+)", installer).group(1).split("|")
-    source = open(os.path.join(ROOT, "Sources/warble/SpeechInput.swift"), encoding="utf-8").read()
+    source = open(os.path.join(ROOT, "Sources/warble/Recognition/SpeechInput.swift"), encoding="utf-8").read()
     offered = re.findall(r'"(whisper[\w.-]*)"', re.search(r"installableWhisperIDs = \[([^\]]*)\]", source).group(1))
     check(sorted(usage) == sorted(offered), "warble transcribe offers the ids tools/whisper/install.sh accepts",
           f"installer: {usage}, offered: {offered}")
