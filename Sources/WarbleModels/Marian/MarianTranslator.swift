@@ -79,6 +79,8 @@ public final class MarianTranslator: TextTranslator {
     }
 
     /// `text`, line by line, with `beamSize` hypotheses a step (nil: the configuration's).
+    public var searchesBeams: Bool { true }
+
     public func translate(_ text: String, pair: LanguagePair, beamSize: Int?) async throws -> String {
         guard LanguageCode.same(pair.source, self.pair.source), LanguageCode.same(pair.target, self.pair.target) else {
             throw ModelError(.badInput, "\(modelID) translates \(self.pair), not \(pair)")

@@ -4,6 +4,19 @@ public protocol TextTranslator: Sendable {
     var languagePairs: [LanguagePair] { get }
     /// `text` in `pair.target`. Cancelling the calling task stops it.
     func translate(_ text: String, pair: LanguagePair) async throws -> String
+    /// Whether `translate(_:pair:beamSize:)` searches with the beam asked for.
+    var searchesBeams: Bool { get }
+    /// `text` in `pair.target`, by beam search of `beamSize` (nil: the model's default decoding).
+    func translate(_ text: String, pair: LanguagePair, beamSize: Int?) async throws -> String
+}
+
+extension TextTranslator {
+    /// A translator with one way of decoding: no beams.
+    public var searchesBeams: Bool { false }
+
+    public func translate(_ text: String, pair: LanguagePair, beamSize: Int?) async throws -> String {
+        try await translate(text, pair: pair)
+    }
 }
 
 /// A translation direction: language codes ("en", "de").

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import WarbleEngine
 import WarbleHub
-import WarbleModels
 
 /// `warble models pull REF...`: models from the Hugging Face Hub into $WARBLE_HOME/models.
 struct ModelsPullCommand: AsyncParsableCommand {

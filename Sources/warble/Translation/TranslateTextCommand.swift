@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import WarbleEngine
 import WarbleHub
-import WarbleModels
 
 /// `warble translate-text`: text in one language → text in another, with an installed Marian model.
 struct TranslateTextCommand: AsyncParsableCommand {
@@ -81,8 +80,11 @@ struct TranslateTextCommand: AsyncParsableCommand {
         let translated: String
         if line.trimmingCharacters(in: .whitespaces).isEmpty {
             translated = ""
-        } else if let beam, let marian = chosen.translator as? MarianTranslator {
-            translated = try await marian.translate(line, pair: chosen.pair, beamSize: beam)
+        } else if let beam {
+            guard chosen.translator.searchesBeams else {
+                throw ModelError(.badInput, "\(chosen.id) decodes one way only: leave out --beam")
+            }
+            translated = try await chosen.translator.translate(line, pair: chosen.pair, beamSize: beam)
         } else {
             translated = try await chosen.translator.translate(line, pair: chosen.pair)
         }
