@@ -328,7 +328,7 @@ check "models pull again: already installed; verify re-hashes; list shows it" ba
 check "models verify fails on a damaged file and says what to do" bash -c "
     printf x | dd of='$work/pulled/models/piper-en_US-joe-medium/config.json' bs=1 seek=10 conv=notrunc 2>/dev/null &&
     ! ${pull_env[*]} '$warble' models verify piper-en_US-joe-medium > '$work/verify.out' 2> '$work/verify.err' &&
-    grep -q 'FAILED' '$work/verify.out' && grep -q 'sha256' '$work/verify.out' && grep -q 'pull them again' '$work/verify.err'"
+    grep -q 'FAILED' '$work/verify.out' && grep -q 'sha256' '$work/verify.out' && grep -q 'pull it again with warble models pull' '$work/verify.err'"
 check "models available lists the catalogue, by language, and as JSON" bash -c "
     ${pull_env[*]} '$warble' models available | grep -q '^piper:en_US-joe-medium' &&
     ${pull_env[*]} '$warble' models available --family piper --language de | grep -q 'No models match' &&

@@ -150,3 +150,11 @@ extension Engine: SynthesisService, RecognitionService {
         transcribe(audio, model: model, options: options, detector: nil)
     }
 }
+
+extension Engine {
+    /// What the built-in family `name` can do (none for a family this Warble cannot run), without an engine:
+    /// what `warble models pull` and `models available` ask of a catalogue entry.
+    public static func abilities(ofFamily name: String) -> Set<Ability> {
+        ModelFamilies.builtIn.abilities(of: name)
+    }
+}

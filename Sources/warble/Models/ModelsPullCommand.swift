@@ -77,7 +77,6 @@ struct ModelsPullCommand: AsyncParsableCommand {
     /// Pulls each reference in turn; true when any failed (each failure is reported as it happens).
     func pull(_ parsed: [ModelReference], client: HubClient) async throws -> Bool {
         let pull = try HubPull(client: client, installer: ModelInstaller(), tools: ConversionTools.locate())
-        let families = ModelFamilies.builtIn
         var failed = false
         var queue = parsed
         var index = 0
@@ -96,7 +95,7 @@ struct ModelsPullCommand: AsyncParsableCommand {
                     SpeechInput.note("installed \(model.manifest.id) (\(formatBytes(model.manifest.totalBytes))) from "
                         + model.manifest.source + (voices.isEmpty ? "" : "; voices: " + TextList.shortened(voices)))
                     for note in model.manifest.notes ?? [] { SpeechInput.note("note: \(model.manifest.id) \(note)") }
-                    if families.abilities(of: model.manifest.family).isEmpty {
+                    if Engine.abilities(ofFamily: model.manifest.family).isEmpty {
                         SpeechInput.note("note: this version of warble cannot run \(model.manifest.family) models yet; "
                             + "the files wait in \(model.directory.path) for a version that can")
                     }
@@ -290,7 +289,7 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
 
     /// A catalogue model's rows: one per Whisper size, or per variant, or one.
     func catalogueEntries(_ model: ModelCatalogue.Entry, installed: Set<String>) -> [Entry] {
-        let runs = !ModelFamilies.builtIn.abilities(of: model.family).isEmpty
+        let runs = !Engine.abilities(ofFamily: model.family).isEmpty
         var rows: [(id: String, reference: String, quality: String?, languages: [String])] = []
         if model.isPyPI {
             rows = [(model.id, "pypi:\(model.id)", "PyPI wheel", model.languages)]
