@@ -158,9 +158,9 @@ let package = Package(
         // MARK: Tests
         // What the tests need from outside the repository (Tests/Fixtures/generated/AREA, $WARBLE_HOME's models and
         // ONNX Runtime) as traits: a test that lacks it is skipped with how to get it, and the process counts the
-        // skips when it ends; WARBLE_REQUIRE_FIXTURES=1 (scripts/test.sh, CI) fails them instead. Imports Testing
-        // and Foundation only.
-        .target(name: "WarbleTestSupport", path: "Tests/WarbleTestSupport", swiftSettings: strict),
+        // skips when it ends; WARBLE_REQUIRE_FIXTURES=1 (scripts/test.sh, CI) fails them instead. ONNXRuntime only for
+        // where it looks for its library (nothing is loaded).
+        .target(name: "WarbleTestSupport", dependencies: ["ONNXRuntime"], path: "Tests/WarbleTestSupport", swiftSettings: strict),
         .testTarget(name: "ONNXRuntimeTests", dependencies: ["ONNXRuntime", "CWarbleOperators", "WarbleTestSupport"], swiftSettings: strict),
         .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio", "WarbleTestSupport"], swiftSettings: strict),
         .testTarget(name: "WarbleAACTests", dependencies: ["WarbleAAC", "WarbleAudio"], swiftSettings: strict),

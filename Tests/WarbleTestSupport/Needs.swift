@@ -1,4 +1,5 @@
 import Foundation
+import ONNXRuntime
 import Testing
 
 /// What a test needs from outside the repository: the generated fixtures (`Tests/Fixtures/generated/AREA`, made by
@@ -20,22 +21,9 @@ public enum TestNeeds {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/generated", isDirectory: true)
 
-    /// `$WARBLE_HOME`, else `${XDG_DATA_HOME:-~/.local/share}/warble` (as ONNXRuntime's `LibraryLocator.warbleHome()`).
-    public static var warbleHome: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let home = environment["WARBLE_HOME"], !home.isEmpty {
-            return URL(fileURLWithPath: home, isDirectory: true)
-        }
-        let data: URL
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-            data = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
-            data = home.appendingPathComponent(".local/share", isDirectory: true)
-        }
-        return data.appendingPathComponent("warble", isDirectory: true)
-    }
+    /// `$WARBLE_HOME`, else `${XDG_DATA_HOME:-~/.local/share}/warble`: where ONNX Runtime's library and the models are
+    /// looked for.
+    public static var warbleHome: URL { LibraryLocator.warbleHome() }
 
     /// Whether `Tests/Fixtures/generated/AREA` holds anything.
     public static func hasFixtures(_ area: String) -> Bool {
@@ -50,11 +38,7 @@ public enum TestNeeds {
 
     /// Whether the ONNX Runtime library is where `LibraryLocator` looks: `WARBLE_ORT_LIBRARY`, else `$WARBLE_HOME/lib`.
     public static var hasRuntime: Bool {
-        if let explicit = ProcessInfo.processInfo.environment["WARBLE_ORT_LIBRARY"], !explicit.isEmpty {
-            return FileManager.default.fileExists(atPath: explicit)
-        }
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: runtimeDirectory.path)) ?? []
-        return entries.contains { $0 == "libonnxruntime.so" || $0.hasPrefix("libonnxruntime.so.") || $0 == "libonnxruntime.dylib" }
+        LibraryLocator.candidates().contains { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Whether `$WARBLE_HOME/PATH` exists (what the set-up leaves beside its models, such as its wheel cache).

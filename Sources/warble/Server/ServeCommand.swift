@@ -143,12 +143,14 @@ struct ServeCommand: AsyncParsableCommand {
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections)")
         }
+        // The rest of the bounds, as the server checks them: still a mistake on the command line (usage, exit 64).
+        do { try settings().validate() } catch { throw ValidationError(error.description) }
     }
 
-    func run() async throws {
-        AACSupport.enable()
+    /// The server's settings from the options.
+    func settings() -> ServerConfiguration {
         let key = apiKey ?? ProcessInfo.processInfo.environment["WARBLE_API_KEY"]
-        let settings = ServerConfiguration(
+        return ServerConfiguration(
             host: host, port: port, apiKey: key?.isEmpty == false ? key : nil, maxBodyBytes: maxBodyBytes,
             maxInputCharacters: maxInputCharacters, requestTimeLimit: .milliseconds(Int(timeLimit * 1000)),
             maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue, maxUploadBytes: maxUploadBytes,
@@ -156,7 +158,11 @@ struct ServeCommand: AsyncParsableCommand {
             voiceAliases: voiceAlias.compactMap(VoiceAliases.parseOverride).reduce(VoiceAliases.openAI) { $0.overriding($1.name, with: $1.voice) },
             headerTimeout: .milliseconds(Int(headerTimeout * 1000)), bodyTimeout: .milliseconds(Int(bodyTimeout * 1000)),
             idleTimeout: .milliseconds(Int(idleTimeout * 1000)), maxConnections: maxConnections)
-        do { try settings.validate() } catch { throw ValidationError(error.description) }
+    }
+
+    func run() async throws {
+        AACSupport.enable()
+        let settings = settings()
 
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(
             cacheBytes: cacheMB << 20, threads: threads, memoryArena: memoryArena, lexicon: try LexiconOption.load(lexicon)))
