@@ -39,6 +39,11 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
         // SHA-256 and MD5 for checking downloads and files (BoringSSL's assembly).
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The server's /metrics: swift-metrics' API, rendered by swift-prometheus (a registry per server).
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `warble serve`'s graceful drain on SIGTERM (a ServiceGroup around the Hummingbird application).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // MARK: ONNX Runtime
@@ -99,6 +104,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -197,6 +206,8 @@ let package = Package(
                 // Bare TCP connections (RawConnection): half a request, a stall, a hang-up.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // The drain tests run the server's ServiceGroup and trigger its graceful shutdown.
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),

@@ -288,6 +288,14 @@ check "serve refuses a zero timeout or connection cap" bash -c "
     ! '$warble' serve --header-timeout 0 2>'$work/err' && grep -q -- '--header-timeout must be' '$work/err' &&
     ! '$warble' serve --idle-timeout nan 2>'$work/err' && grep -q -- '--idle-timeout must be' '$work/err' &&
     ! '$warble' serve --max-connections 0 2>'$work/err' && grep -q -- '--max-connections must be' '$work/err'"
+check "serve --help lists the drain and the metrics flags, and /metrics, /health/live and /health/ready" bash -c "
+    '$warble' serve --help > '$work/serve-help' &&
+    grep -q -- '--drain-seconds <' '$work/serve-help' && grep -q -- '--metrics-public' '$work/serve-help' &&
+    for route in /metrics /health/live /health/ready; do grep -q -- \"\$route\" '$work/serve-help' || exit 1; done"
+check "serve refuses a negative or endless drain time" bash -c "
+    ! '$warble' serve --drain-seconds -1 2>'$work/err' && grep -q -- 'drain-seconds' '$work/err' &&
+    ! '$warble' serve --drain-seconds=-1 2>'$work/err' && grep -q -- '--drain-seconds must be' '$work/err' &&
+    ! '$warble' serve --drain-seconds inf 2>'$work/err' && grep -q -- '--drain-seconds must be' '$work/err'"
 
 check "writing to /dev/null leaves it a device (files are written in place, never renamed over)" bash -c "
     '$warble' say -q 'Nothing to keep.' -o /dev/null && '$warble' say -q 'Nothing to keep.' --format raw -o /dev/null &&

@@ -1,9 +1,15 @@
 import Hummingbird
 
-/// Requires `Authorization: Bearer <key>` on every route except the health check.
+/// Requires `Authorization: Bearer <key>` on every route except the health checks (and `/metrics` when
+/// it is public).
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let key: String
-    let openPaths: Set<String> = ["/health"]
+    let openPaths: Set<String>
+
+    init(key: String, metricsPublic: Bool = false) {
+        self.key = key
+        openPaths = Set(["/health", "/health/live", "/health/ready"] + (metricsPublic ? ["/metrics"] : []))
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard !openPaths.contains(request.uri.path) else { return try await next(request, context) }

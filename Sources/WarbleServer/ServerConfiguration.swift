@@ -41,6 +41,10 @@ public struct ServerConfiguration: Sendable {
     /// Connections open at once; one more is answered 503 (`Connection: close`, an OpenAI-shaped error)
     /// and closed without its request being read.
     public var maxConnections: Int
+    /// How long a drain (SIGTERM) lets requests in flight finish before they are cut off.
+    public var drainTime: Duration = .seconds(30)
+    /// Serve `GET /metrics` without the API key (for a scraper on a private network).
+    public var metricsPublic = false
 
     public init(host: String = "127.0.0.1", port: Int = 8880, apiKey: String? = nil, maxBodyBytes: Int = 64 << 10,
                 maxInputCharacters: Int = 4096, requestTimeLimit: Duration = .seconds(120),
@@ -102,6 +106,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard maxConnections >= 1 else {
             throw ServerConfigurationError("the connection limit (--max-connections) must be at least 1, got \(maxConnections)")
+        }
+        guard drainTime >= .zero else {
+            throw ServerConfigurationError("the drain time (--drain-seconds) must not be negative, got \(drainTime)")
         }
     }
 }

@@ -12,6 +12,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
     let configuration: ServerConfiguration
     let admission: AdmissionControl
     let catalog: ModelCatalog<Backend>
+    let metrics: ServerMetrics
 
     func handle(_ request: Request, context: some RequestContext) async throws -> Response {
         let started = ContinuousClock.now
@@ -37,6 +38,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             }
             throw APIError(translating: error).closingConnection()
         }
+        let admitted = ContinuousClock.now
         let job = backend.relay(synthesis)
         let first: AudioChunk?
         do {
@@ -53,7 +55,9 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             }
             throw translated.closingConnection()
         }
+        self.metrics.firstAudio(after: ContinuousClock.now - started)
         let inputRate = first?.sampleRate ?? voice.sampleRate
+        let metrics = self.metrics
         let outputRate = format.outputRate(for: inputRate)
         let events = speech.streamFormat == .sse
         var headers: HTTPFields = [
@@ -82,11 +86,14 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
                     let framing = try SpeechStreamFraming(
                         encoder: format.encoder(inputRate: inputRate, knownFrames: events ? nil : first?.requestFrames),
                         events: events, input: input)
+                    var frames = first?.samples.count ?? 0
+                    defer { metrics.synthesized(audioSeconds: Double(frames) / Double(max(1, inputRate)), in: ContinuousClock.now - admitted) }
                     do {
                         if let first {
                             for piece in try framing.pieces(for: first) { try await writer.write(ByteBuffer(bytes: piece)) }
                         }
                         while let chunk = try await job.next(before: deadline, limit: limit) {
+                            frames += chunk.samples.count
                             for piece in try framing.pieces(for: chunk) { try await writer.write(ByteBuffer(bytes: piece)) }
                         }
                         // A stream cut short by the client's going away can end without an error: it is a

@@ -1,5 +1,7 @@
 import Hummingbird
 import Logging
+import ServiceLifecycle
+import UnixSignals
 
 /// The OpenAI-compatible speech server: routes over a `SpeechBackend` (the `Engine`) and a
 /// `TranscriptionBackend` (`WhisperBackend`), with the safety settings of `ServerConfiguration`.
@@ -17,10 +19,20 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     let admission: AdmissionControl
     /// Open connections against `configuration.maxConnections`, shared by every connection's handlers.
     let connections: ConnectionLimiter
+    /// What `/health/ready` answers: starting, ready, failed or draining.
+    public let readiness: Readiness
+    /// What `/metrics` serves (a registry of this server's own).
+    public let metrics: ServerMetrics
+    /// The loaded models and their load times, for `/metrics` (nil: none reported).
+    public let models: (any ModelStatusBackend)?
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
                 voiceLibrary: (any VoiceLibraryBackend)? = nil, translator: any TranslationBackend = NoTranslationBackend(),
-                history: (any HistoryBackend)? = nil, configuration: ServerConfiguration = .init()) {
+                history: (any HistoryBackend)? = nil, models: (any ModelStatusBackend)? = nil,
+                configuration: ServerConfiguration = .init()) {
+        self.models = models
+        self.readiness = Readiness()
+        self.metrics = ServerMetrics()
         self.backend = backend
         self.history = history
         self.translator = translator
@@ -36,10 +48,11 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public func makeRouter() -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: OpenAIErrorMiddleware())
         let table = RouteTable()
         router.add(middleware: MethodNotAllowedMiddleware(table: table))
-        if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key)) }
+        if let key = configuration.apiKey, !key.isEmpty { router.add(middleware: APIKeyMiddleware(key: key, metricsPublic: configuration.metricsPublic)) }
 
         /// A route, also in the table of paths and methods.
         func on(_ method: HTTPRequest.Method, _ path: String,
@@ -52,10 +65,16 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         let recognition = RecognitionCatalog(backend: transcriber, configuration: configuration)
         let info = InfoRoutes(backend: backend, catalog: catalog, recognition: recognition, admission: admission,
                               connections: connections)
-        let speech = SpeechRoute(backend: backend, configuration: configuration, admission: admission, catalog: catalog)
+        let speech = SpeechRoute(backend: backend, configuration: configuration, admission: admission, catalog: catalog,
+                                 metrics: metrics)
         let transcription = TranscriptionRoute(backend: transcriber, configuration: configuration, admission: admission,
                                                catalog: recognition)
         on(.get, "/health") { _, _ in await info.health() }
+        let health = HealthRoutes(readiness: readiness, metrics: metrics, admission: admission, connections: connections,
+                                  models: models)
+        on(.get, "/health/live") { _, _ in health.live() }
+        on(.get, "/health/ready") { _, _ in health.ready() }
+        on(.get, "/metrics") { _, _ in await health.scrape() }
         on(.get, "/v1/models") { _, _ in await info.models() }
         on(.get, "/v1/models/:id") { _, context in try await info.model(context.parameters.require("id")) }
         on(.get, "/v1/audio/voices") { _, _ in await info.voices() }
@@ -92,17 +111,59 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         )
     }
 
-    /// Serves until SIGINT or SIGTERM with a logger writing to standard error at `logLevel`
-    /// ("trace" … "critical").
-    public func run(logLevel: String, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        var logger = Logger(label: "warble.serve", factory: { StreamLogHandler.standardError(label: $0) })
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        try await run(logger: logger, onRunning: onRunning)
+    /// Runs the start-up check (`preload`, then a short synthesis with the default voice) and marks the server
+    /// ready, or failed with the reason.
+    public func checkReadiness(preload: @Sendable () async throws -> Void = {}) async {
+        do {
+            try await StartupCheck.run(backend: backend, preload: preload)
+            readiness.markReady()
+        } catch is CancellationError {
+        } catch {
+            readiness.markFailed("the start-up check failed: \(error)")
+        }
     }
 
-    /// Serves until SIGINT or SIGTERM, then stops accepting, lets running requests finish, and returns.
-    public func run(logger: Logger, onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    /// The application and the start-up check in a service group. A graceful shutdown (SIGTERM or SIGINT with
+    /// `signals`, or `triggerGracefulShutdown()`) drains: not ready at once, no new connections, requests in
+    /// flight finish within `configuration.drainTime`, then they are cut off; a second signal cuts them off at once.
+    /// `preload` nil: no start-up check (ready at once).
+    public func makeServiceGroup(logger: Logger, signals: Bool = true, preload: (@Sendable () async throws -> Void)? = {},
+                                 onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> ServiceGroup {
+        let lifecycle = ReadinessService(check: {
+            if let preload { await checkReadiness(preload: preload) } else { readiness.markReady() }
+        }, readiness: readiness, logger: logger)
+        let shutdownSignals: [UnixSignal] = signals ? [.sigterm, .sigint] : []
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: makeApplication(logger: logger, onRunning: onRunning)),
+            // Last, so that a graceful shutdown reaches it first: not ready before the listener closes.
+            .init(service: lifecycle, successTerminationBehavior: .ignore),
+        ]
+        if signals { services.insert(.init(service: SecondSignalService(signals: shutdownSignals)), at: 0) }
+        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: shutdownSignals, logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.drainTime
+        return ServiceGroup(configuration: group)
+    }
+
+    /// Serves until SIGINT or SIGTERM with a logger writing to standard error at `logLevel`
+    /// ("trace" … "critical"); `preload` runs before the readiness check's synthesis.
+    public func run(logLevel: String, preload: (@Sendable () async throws -> Void)? = {},
+                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "warble.serve", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        try await run(logger: logger, preload: preload, onRunning: onRunning)
+    }
+
+    /// Serves until SIGINT or SIGTERM, then drains (see `makeServiceGroup`) and returns.
+    public func run(logger: Logger, preload: (@Sendable () async throws -> Void)? = {},
+                    onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         try configuration.validate()
-        try await makeApplication(logger: logger, onRunning: onRunning).runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        do {
+            try await makeServiceGroup(logger: logger, preload: preload, onRunning: onRunning).run()
+        } catch is CancellationError {
+            // Requests still running when the drain time ran out were cut off.
+            logger.notice("drain time over: requests still running were cut off")
+        } catch let error as SecondSignalService.SecondSignal {
+            logger.notice("\(error): requests still running were cut off")
+        }
     }
 }

@@ -31,6 +31,11 @@ struct RawConnection: Sendable {
         String(buffer: try await ended.get())
     }
 
+    /// The same as bytes (an audio body is not text).
+    func readBytesToEnd() async throws -> [UInt8] {
+        Array(try await ended.get().readableBytesView)
+    }
+
     /// Hangs up: closes both directions at once, as a client that gives up does.
     func hangUp() async {
         try? await channel.close().get()

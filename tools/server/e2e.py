@@ -413,6 +413,46 @@ def health(base: str, key: str) -> dict:
         return json.load(response)
 
 
+def get_status(url: str, key: str | None = None) -> tuple[int, bytes]:
+    """GET url (with the key as a Bearer token when given): status and body, errors included."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def check_ready(base: str) -> None:
+    """/health/live at once; /health/ready 200 within 60 s (the default voice's model loads and is checked
+    once the server listens; 503 with a reason until then)."""
+    root = base.removesuffix("/v1")
+    check(get_status(root + "/health/live")[0] == 200, "health: /health/live is 200")
+    deadline = time.monotonic() + 60
+    status, body = get_status(root + "/health/ready")
+    while status == 503 and json.loads(body).get("status") == "starting" and time.monotonic() < deadline:
+        time.sleep(0.1)
+        status, body = get_status(root + "/health/ready")
+    check(status == 200 and json.loads(body).get("status") == "ready", f"health: /health/ready is 200 ({status} {body!r})")
+
+
+def check_metrics(base: str, key: str, speech_requests: int) -> None:
+    """/metrics needs the key, and counts the speech requests made so far under their route."""
+    root = base.removesuffix("/v1")
+    check(get_status(root + "/metrics")[0] == 401, "metrics: /metrics without the key is 401")
+    status, body = get_status(root + "/metrics", key)
+    text = body.decode()
+    check(status == 200, f"metrics: /metrics is {status}")
+    series = 'warble_http_requests_total{route="/v1/audio/speech",method="POST",status="200"} '
+    counted = [float(line[len(series):]) for line in text.splitlines() if line.startswith(series)]
+    check(counted and counted[0] >= speech_requests,
+          f"metrics: {counted} speech requests counted under route /v1/audio/speech (at least {speech_requests})")
+    for name in ("warble_speech_first_audio_seconds_bucket", "warble_http_request_duration_seconds_bucket",
+                 "warble_speech_audio_seconds_total", "warble_queue_depth", "warble_model_load_seconds",
+                 "process_resident_memory_bytes"):
+        check(any(line.startswith(name) for line in text.splitlines()), f"metrics: {name} is served")
+
+
 def check_cancelled(name: str, base: str, key: str, before: int) -> None:
     """Within 10 s, /health counts one more cancelled request and no active one."""
     deadline = time.monotonic() + 10
@@ -432,6 +472,9 @@ def main() -> int:
     args = parser.parse_args()
     base, key = args.base_url, args.api_key
     client = openai.OpenAI(base_url=base, api_key=key, max_retries=0, timeout=120)
+
+    # 0. Liveness, then readiness (the start-up check).
+    check_ready(base)
 
     # 1. Non-streamed create, every response_format.
     wav = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format="wav").content
@@ -462,6 +505,7 @@ def main() -> int:
     pcm = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT, response_format="pcm", speed=1.0).content
     duration = check_audio("create pcm", pcm, 24000, pcm=True)
     check(abs(duration - reference) < 0.01, f"pcm: 24 kHz duration {duration:.3f} s matches wav (±0.01)")
+    check_metrics(base, key, speech_requests=7)  # wav twice, mp3, flac, opus, aac and pcm
     kokoro = next((v["id"] for v in json.load(urllib.request.urlopen(urllib.request.Request(
         base + "/audio/voices", headers={"Authorization": f"Bearer {key}"})))["data"] if v["sample_rate"] == 24000), None)
     if kokoro:
@@ -615,22 +659,36 @@ def main() -> int:
     check_chatterbox(client, base, key)
     check_neutts(client, base, key)
 
-    # 7. Graceful shutdown: a request in flight completes after SIGTERM.
+    # 7. Graceful shutdown: SIGTERM once a streamed request's first audio has arrived; new connections are
+    #    refused while it drains, and the stream finishes whole.
     if args.pid:
-        result = {}
+        result, streaming = {}, threading.Event()
 
         def speak():
-            result["data"] = client.audio.speech.create(model="tts-1", voice=PIPER, input=TEXT + " " + TEXT,
-                                                        response_format="wav").content
+            pieces = []
+            with client.audio.speech.with_streaming_response.create(
+                    model="tts-1", voice=PIPER, input=" ".join([TEXT] * 4), response_format="wav") as response:
+                for piece in response.iter_bytes():
+                    pieces.append(piece)
+                    streaming.set()
+            result["data"] = b"".join(pieces)
 
         thread = threading.Thread(target=speak)
         thread.start()
-        time.sleep(0.3)
+        check(streaming.wait(60), "shutdown: the stream started")
         os.kill(args.pid, signal.SIGTERM)
+        refused, deadline = False, time.monotonic() + 5
+        while not refused and time.monotonic() < deadline:
+            try:
+                socket.create_connection((host, int(port)), timeout=1).close()
+                time.sleep(0.02)
+            except OSError:
+                refused = True
+        check(refused, "shutdown: new connections are refused once SIGTERM arrived")
         thread.join(60)
-        check("data" in result, "shutdown: the request in flight completed")
+        check("data" in result, "shutdown: the stream in flight completed")
         if "data" in result:
-            check_audio("shutdown wav", result["data"], 22050, min_s=4)
+            check_audio("shutdown wav (streamed)", result["data"], 22050, min_s=8, max_s=40)
 
     if failures:
         print("\nfailed: " + "; ".join(failures))

@@ -21,7 +21,18 @@ struct ServeCommand: AsyncParsableCommand {
             at a time, then transcript.text.done. Whisper models load on their first request and are then shared.
 
             Binds 127.0.0.1 unless told otherwise; any other address needs an API key, which clients \
-            send as 'Authorization: Bearer KEY'. Stops on SIGINT or SIGTERM after running requests finish.
+            send as 'Authorization: Bearer KEY'.
+
+            Operations: GET /health/live answers 200 while the process answers; GET /health/ready answers 200 \
+            once the default voice's model is loaded and a short synthesis gave audio, and 503 with a JSON \
+            reason while starting, after a failed start-up check, or while draining. GET /metrics serves \
+            Prometheus' text format (requests by route and status, latencies, first audio, audio produced, \
+            real-time factor, queue, refusals, connections, models, resident memory); it needs the API key \
+            like the other routes unless --metrics-public. The health routes never need the key.
+
+            SIGTERM or SIGINT drains: the server is no longer ready, stops accepting connections, lets \
+            requests and streams in flight finish for up to --drain-seconds, cuts off what is left, and exits \
+            0. A second SIGTERM or SIGINT cuts them off at once.
 
             Connections that stall are closed: headers not complete within --header-timeout or a body that \
             pauses longer than --body-timeout get 408, a kept-alive connection without a request for \
@@ -111,7 +122,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
-    @Flag(help: "Do not load the default voice's model before accepting requests.")
+    @Option(help: "On SIGTERM or SIGINT, how long requests in flight may run before they are cut off, in seconds (0: at once).")
+    var drainSeconds: Double = 30
+
+    @Flag(help: ArgumentHelp(
+        "Serve GET /metrics without the API key.",
+        discussion: "By default /metrics needs the key like every other route (its numbers tell how busy the server is and which models are loaded); make it public only for a scraper on a network you trust."))
+    var metricsPublic = false
+
+    @Flag(help: "Do not load the default voice's model before accepting requests (ready at once, without the start-up check).")
     var noPreload = false
 
     @Flag(name: .customLong("history"), help: ArgumentHelp(
@@ -140,6 +159,9 @@ struct ServeCommand: AsyncParsableCommand {
         where !(seconds.isFinite && seconds > 0 && seconds <= 86_400) {
             throw ValidationError("\(flag) must be more than 0 and at most 86400 seconds, got \(seconds)")
         }
+        guard drainSeconds.isFinite, (0...86_400).contains(drainSeconds) else {
+            throw ValidationError("--drain-seconds must be from 0 to 86400 seconds, got \(drainSeconds)")
+        }
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections)")
         }
@@ -150,7 +172,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// The server's settings from the options.
     func settings() -> ServerConfiguration {
         let key = apiKey ?? ProcessInfo.processInfo.environment["WARBLE_API_KEY"]
-        return ServerConfiguration(
+        var settings = ServerConfiguration(
             host: host, port: port, apiKey: key?.isEmpty == false ? key : nil, maxBodyBytes: maxBodyBytes,
             maxInputCharacters: maxInputCharacters, requestTimeLimit: .milliseconds(Int(timeLimit * 1000)),
             maxConcurrentSyntheses: maxConcurrent, maxQueuedRequests: maxQueue, maxUploadBytes: maxUploadBytes,
@@ -158,6 +180,9 @@ struct ServeCommand: AsyncParsableCommand {
             voiceAliases: voiceAlias.compactMap(VoiceAliases.parseOverride).reduce(VoiceAliases.openAI) { $0.overriding($1.name, with: $1.voice) },
             headerTimeout: .milliseconds(Int(headerTimeout * 1000)), bodyTimeout: .milliseconds(Int(bodyTimeout * 1000)),
             idleTimeout: .milliseconds(Int(idleTimeout * 1000)), maxConnections: maxConnections)
+        settings.drainTime = .milliseconds(Int(drainSeconds * 1000))
+        settings.metricsPublic = metricsPublic
+        return settings
     }
 
     func run() async throws {
@@ -167,9 +192,6 @@ struct ServeCommand: AsyncParsableCommand {
         let engine = Engine(phonemizer: EspeakPhonemizer(), configuration: Engine.Configuration(
             cacheBytes: cacheMB << 20, threads: threads, memoryArena: memoryArena, lexicon: try LexiconOption.load(lexicon)))
         do { try settings.checkTranslationModel(installed: await engine.recognitionModels()) } catch { throw ValidationError(error.description) }
-        if !noPreload, let voice = await engine.defaultVoice {
-            _ = try await engine.renderer(for: voice.model)
-        }
         let history = try openHistory()
         if keepHistory, let history {
             try await serve(RecordingSynthesis(engine: engine, history: history), transcriber: RecordingRecognition(engine: engine, history: history),
@@ -181,10 +203,15 @@ struct ServeCommand: AsyncParsableCommand {
 
     private func serve(_ backend: some SpeechBackend, transcriber: any TranscriptionBackend, engine: Engine, history: ServerHistory?,
                        settings: ServerConfiguration) async throws {
+        let models = ServerModelStatus(engine: engine)
         let server = SpeechServer(backend: backend, transcriber: transcriber, voiceLibrary: ServerVoiceLibrary(engine: engine),
-                                  translator: ServerTranslator(engine: engine), history: history, configuration: settings)
+                                  translator: ServerTranslator(engine: engine), history: history, models: models,
+                                  configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        try await server.run(logLevel: logLevel) { port in
+        // Once listening: the default voice's model loads (timed, for /metrics), then the readiness check's
+        // short synthesis; /health/ready answers 503 until both pass (and says why when they fail).
+        let preload: (@Sendable () async throws -> Void)? = noPreload ? nil : { @Sendable in try await models.loadDefault() }
+        try await server.run(logLevel: logLevel, preload: preload) { port in
             FileHandle.standardError.write(Data("warble: serving on http://\(shownHost):\(port)\n".utf8))
         }
     }
