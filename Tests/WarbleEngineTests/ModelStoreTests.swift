@@ -58,7 +58,7 @@ import Testing
         let error = #expect(throws: ModelStoreError.self) { _ = try ModelStore(home: home).model("gamma") }
         #expect(error?.kind == .notInstalled)
         #expect(error?.message.contains("installed: alpha") == true)
-        #expect(error?.message.contains("scripts/setup.sh") == true)
+        #expect(error?.message.contains("install it with `warble models pull`") == true)
     }
 
     @Test func brokenManifestIsAProblemNotACrash() throws {

@@ -218,7 +218,7 @@ struct SpeakerEmbedderTests {
         let embedder = try #require(loaded.speakerEmbedder)
         #expect(embedder.dimensions == 256)
         #expect { try SpeakerEmbedder(directory: directory.appendingPathComponent("nowhere")) } throws: {
-            "\($0)".contains("scripts/models/speaker-dvector.sh")
+            "\($0)".contains("warble models pull pypi:speaker-dvector")
         }
     }
 }
