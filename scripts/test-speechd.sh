@@ -134,7 +134,7 @@ fi
 
 # --- a cloned voice, added while the module runs: listed, and it speaks -------------------------------
 "$warble" say -q "Last summer we drove along the coast, stopping at every little village to buy bread." -o "$work/clip.wav"
-if WARBLE_HOME="$module_home" "$warble" voice add sd-clone --from "$work/clip.wav" --model kokoro --candidates 1 \
+if WARBLE_HOME="$module_home" "$warble" voice add sd-clone --from "$work/clip.wav" --model kokoro --candidates 1 --keep-stock \
         --consent "synthetic test voice" --no-check >"$work/clone.out" 2>&1; then
     listed="$(timeout 30 spd-say -o warble -L 2>&1 || true)"
     if grep -q "sd-clone" <<<"$listed"; then
