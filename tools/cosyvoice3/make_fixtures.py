@@ -18,8 +18,17 @@ import onnx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import graphs  # noqa: E402
 import reference  # noqa: E402
+import special_tokens  # noqa: E402
 
 SPECIAL_TOKENS = {"<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645, "<|endofprompt|>": 151646}
+# What the Qwen2 tokenizer_config.json copied beside the real graphs lists: Qwen2's own three, without
+# <|endofprompt|> (the authors' tokenizer adds it and the rest at run time; special_tokens.py).
+QWEN2_ADDED = {t: i for t, i in SPECIAL_TOKENS.items() if t != "<|endofprompt|>"}
+SPECIAL_CASES = [
+    "You are a helpful assistant.<|endofprompt|>[breath]Hello [laughter] there, <strong>yes</strong>.",
+    "<|endofsystem|>[AA1][zh][ǜ] and [quick_breath]<laughter>ha</laughter>",
+    "[noise][cough] plain text [not a token] <|im_start|>user<|im_end|>",
+]
 QWEN2_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
                  r"|\s*[\r\n]+|\s+(?!\S)|\s+")
 CORPUS = """The quick brown fox jumps over the lazy dog. You are a helpful assistant.
@@ -72,12 +81,30 @@ def train_tokenizer(out):
         "clean_up_tokenization_spaces": False, "eos_token": "<|endoftext|>", "errors": "replace",
         "model_max_length": 32768, "pad_token": "<|endoftext|>", "split_special_tokens": False,
         "tokenizer_class": "Qwen2Tokenizer", "unk_token": None,
-        "additional_special_tokens": [t for t in SPECIAL_TOKENS if t != "<|endoftext|>"],
+        "additional_special_tokens": [t for t in QWEN2_ADDED if t != "<|endoftext|>"],
         "added_tokens_decoder": {str(i): {"content": t, "lstrip": False, "normalized": False, "rstrip": False,
-                                          "single_word": False, "special": True} for t, i in SPECIAL_TOKENS.items()},
+                                          "single_word": False, "special": True} for t, i in QWEN2_ADDED.items()},
     }
     (out / "tokenizer_config.json").write_text(json.dumps(config, indent=2) + "\n")
     return tok
+
+
+def authors_tokenizer(tok):
+    """The fixture tokenizer with Qwen2's three added tokens at their ids, then the authors' special tokens
+    added as their CosyVoice3Tokenizer adds them (`tokenizers`' add_special_tokens, which transformers'
+    fast tokenizer calls): each unknown one takes the next id."""
+    from tokenizers import AddedToken, Tokenizer
+    spec = json.loads(tok.to_str())
+    # tokenizers numbers added tokens from the model's vocabulary size on, as Qwen2's real files have it
+    # (151,643 pieces, then the three): fill the small fixture vocabulary up to 151,643 with unreachable
+    # pieces so that the three keep their real ids.
+    vocab = spec["model"]["vocab"]
+    vocab.update({f"\u0000filler{i}": i for i in range(len(vocab), min(QWEN2_ADDED.values()))})
+    spec["added_tokens"] = [dict(id=i, content=t, single_word=False, lstrip=False, rstrip=False, normalized=False, special=True)
+                            for t, i in QWEN2_ADDED.items()]
+    authors = Tokenizer.from_str(json.dumps(spec))
+    authors.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in special_tokens.AUTHORS])
+    return authors
 
 
 def encode(tok, text):
@@ -225,6 +252,12 @@ def main():
     gold.json("text_ids.json", {"cases": [{"text": t, "ids": encode(tok, t),
                                            "decoded": tok.decode(encode(tok, t)) if "<|" not in t else None}
                                           for t in TEXT_CASES]})
+    authors = authors_tokenizer(tok)
+    ids = {t: authors.token_to_id(t) for t in special_tokens.AUTHORS}
+    assert all(ids[t] == i for t, i in SPECIAL_TOKENS.items()), (ids, "the authors' tokens must keep Qwen2's and take 151646 next")
+    gold.json("special_tokens.json", {"config_lists": list(QWEN2_ADDED), "ids": ids,
+                                      "cases": [{"text": t, "ids": authors.encode(t, add_special_tokens=False).ids}
+                                                for t in SPECIAL_CASES]})
 
     # Voice front end.
     mid44, side44 = clip_signal(44100)

@@ -123,6 +123,13 @@ public struct BPETokenizer: Sendable {
         addedIDs = ids
     }
 
+    /// The same tokenizer with `tokens` added after its own added tokens (Hugging Face's `add_tokens` /
+    /// `add_special_tokens` with the ids already chosen); the vocabulary and merges are not read again.
+    public func adding(_ tokens: [AddedToken]) -> BPETokenizer {
+        BPETokenizer(model: model, normalizer: normalizer, preTokenizer: preTokenizer, postProcessor: postProcessor,
+                     addedTokens: addedTokens + tokens, decodesBytes: decodesBytes)
+    }
+
     /// Number of ids: the model's vocabulary and the added tokens.
     public var vocabularySize: Int {
         max(model.tokens.count, (addedByID.keys.max().map { Int($0) + 1 }) ?? 0)
