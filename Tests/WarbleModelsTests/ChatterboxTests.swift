@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WarbleAudio
 import WarbleSpeech
+import WarbleText
 @testable import WarbleModels
 import WarbleTestSupport
 
@@ -79,6 +80,25 @@ import WarbleTestSupport
                                featureFrames: speaker.count / 80)
     }
 
+    /// The text ids are what `tokenizer(text)` gives with its defaults (the model card's call): the fixture's
+    /// ByteLevel post-processor adds nothing, a TemplateProcessing one puts BOS/EOS around the text.
+    @Test func textIDsFollowTheTokenizersPostProcessor() throws {
+        struct Text: Decodable {
+            struct Case: Decodable { let text: String; let ids: [Int]; let plain_ids: [Int] }
+            let template: [Case]
+        }
+        let text = try JSONDecoder().decode(Text.self, from: try Self.data("text.json"))
+        let plain = try BPETokenizer(tokenizerJSON: Self.repo.appendingPathComponent("tokenizer.json"))
+        let template = try BPETokenizer(tokenizerJSON: Self.golden.appendingPathComponent("tokenizer_template.json"))
+        #expect(text.template.count >= 9)
+        for c in text.template {
+            let plainIDs = try ChatterboxModel.textIDs(c.text, tokenizer: plain)
+            let templateIDs = try ChatterboxModel.textIDs(c.text, tokenizer: template)
+            #expect(plainIDs == c.plain_ids, "\(c.text): \(plainIDs)")
+            #expect(templateIDs == c.ids, "\(c.text): \(templateIDs)")
+        }
+    }
+
     @Test(arguments: ["fp32", "q4f16"])
     func theLayoutIsReadFromTheSessions(variant: String) throws {
         let (lm, _) = try Self.parts(variant)
@@ -150,6 +170,28 @@ import WarbleTestSupport
         #expect(diff(voice.speakerFeatures, golden.speakerFeatures) < 0.03)
         // The profile form round-trips.
         #expect(try ChatterboxVoice(voice.conditioning, voice: "v") == voice)
+    }
+
+    /// A 25 s clip is cut as the authors cut it: the language model's conditioning from the first 15 s,
+    /// the decoder's from the first 10 s (250 prompt tokens), as the reference's `encode_voice_cut`.
+    @Test(arguments: ["fp32", "q4f16"])
+    func aLongClipIsCutAsTheAuthorsCutIt(variant: String) throws {
+        let (_, codec) = try Self.parts(variant)
+        let clip = try SoundFile.read(contentsOf: Self.golden.appendingPathComponent("voice_long_24k_mono.wav"))
+        #expect(clip.duration > 24)
+        let voice = try codec.encode(try ChatterboxCodec.prepare(clip), options: nil)
+        let features = try Self.floats("voice_long_\(variant)_audio_features.f32")
+        let embedding = try Self.floats("voice_long_\(variant)_speaker_embeddings.f32")
+        let speaker = try Self.floats("voice_long_\(variant)_speaker_features.f32")
+        #expect(voice.promptTokens == (try Self.int64s("voice_long_\(variant)_audio_tokens.i64")))
+        #expect(voice.promptTokens.count == 250 && voice.featureRows == 376 && voice.featureFrames == 500)
+        func diff(_ a: [Float], _ b: [Float]) -> Float { a.count == b.count ? zip(a, b).reduce(0) { max($0, abs($1.0 - $1.1)) } : .infinity }
+        #expect(diff(voice.features, features) < 1e-4)
+        #expect(diff(voice.embedding, embedding) < 1e-4)
+        #expect(diff(voice.speakerFeatures, speaker) < 0.03)
+        // Fed whole, the speaker embedding would come from 15 s, not the decoder's 10 s.
+        let whole = try codec.encodeOnce(try ChatterboxCodec.prepare(clip), options: nil)
+        #expect(diff(whole.embedding, embedding) > 1e-3)
     }
 
     @Test func samplingKeepsTiesAndAppliesThePenaltyLast() {

@@ -19,6 +19,7 @@ import onnx
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import graphs  # noqa: E402
 import reference  # noqa: E402
+import rename_input  # noqa: E402
 
 VARIANTS = {"fp32": "", "q4f16": "_q4f16"}
 ENDOFTEXT = ("<|endoftext|>", 50256)
@@ -59,7 +60,7 @@ TOKEN_CASES = [
     "[laugh][sigh] Two tags.", "Numbers 12, 345 and 6789.", "Unseen words: zymurgy, quixotic.",
     "émigré café, naïve 🙂.", "Tabs\tand  spaces.", "<|endoftext|> is special.", "keep talking ~ and never stop.",
 ]
-CLIP_SECONDS, SHORT_CLIP_SECONDS = 6.0, 2.0
+CLIP_SECONDS, SHORT_CLIP_SECONDS, LONG_CLIP_SECONDS = 6.0, 2.0, 25.0
 
 
 # -------------------------------------------------------------------------------------------------
@@ -100,6 +101,27 @@ def make_tokenizer(repo):
     return tok
 
 
+def write_template_tokenizer(repo, gold_dir):
+    """The same tokenizer with a TemplateProcessing post-processor (BOS and EOS around the text), as a
+    re-exported tokenizer.json may have it: the model card calls the tokenizer with its defaults, so the
+    text ids are whatever the post-processor makes (golden: `tokenizers`' own encode)."""
+    from tokenizers import Tokenizer
+    spec = json.loads((repo / "tokenizer.json").read_text(encoding="utf-8"))
+    spec["post_processor"] = {"type": "TemplateProcessing",
+                              "single": [{"SpecialToken": {"id": ENDOFTEXT[0], "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                                         {"SpecialToken": {"id": ENDOFTEXT[0], "type_id": 0}}],
+                              "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+                              "special_tokens": {ENDOFTEXT[0]: {"id": ENDOFTEXT[0], "ids": [ENDOFTEXT[1]], "tokens": [ENDOFTEXT[0]]}}}
+    text = json.dumps(spec, ensure_ascii=False, indent=1) + "\n"
+    (gold_dir / "tokenizer_template.json").write_text(text, encoding="utf-8")
+    tok = Tokenizer.from_str(text)
+    plain = reference.load_tokenizer(repo / "tokenizer.json")
+    cases = [{"text": t, "ids": reference.encode(tok, reference.punc_norm(t)),
+              "plain_ids": reference.encode(plain, reference.punc_norm(t))} for t in TOKEN_CASES]
+    assert all(c["ids"] == [ENDOFTEXT[1]] + c["plain_ids"] + [ENDOFTEXT[1]] for c in cases)
+    return cases
+
+
 def write_repo(repo, marker_id):
     for path, model in graphs.all_models(marker_id).items():
         onnx.checker.check_model(model, full_check=True)
@@ -115,6 +137,12 @@ def write_repo(repo, marker_id):
         "Made by tools/chatterbox/make_fixtures.py; see tools/chatterbox/README.md.\n")
     (repo / ".gitattributes").write_text("*.onnx filter=lfs diff=lfs merge=lfs -text\n"
                                          "*.onnx_data filter=lfs diff=lfs merge=lfs -text\n")
+
+
+def write_renamed_encoder(repo, gold_dir):
+    """`warble models check`'s negative case: the fp32 speech encoder with its input renamed (audio_values ->
+    input_values, as another exporter may name it), still reading the repository's .onnx_data beside it."""
+    rename_input.rename_input(repo / "onnx/speech_encoder.onnx", gold_dir / "renamed_speech_encoder.onnx")
 
 
 # -------------------------------------------------------------------------------------------------
@@ -187,6 +215,7 @@ def main():
     marker_id = tok.token_to_id("~")
     write_repo(repo, marker_id)
     gold = Golden(gold_dir)
+    write_renamed_encoder(repo, gold_dir)
 
     # Text.
     gold.json("text.json", {
@@ -194,17 +223,19 @@ def main():
         "tokens": [{"text": t, "ids": reference.encode(tok, t), "tokens": tok.encode(t).tokens,
                     "decoded": tok.decode(reference.encode(tok, t), skip_special_tokens=False)} for t in TOKEN_CASES],
         "marker": {"token": "~", "id": marker_id},
+        "template": write_template_tokenizer(repo, gold_dir),
     })
 
     # Voice.
     clip = write_wav(gold_dir / "voice_24k_mono.wav", voice_signal(CLIP_SECONDS))
     write_wav(gold_dir / "voice_short_24k_mono.wav", voice_signal(SHORT_CLIP_SECONDS))
+    long_clip = write_wav(gold_dir / "voice_long_24k_mono.wav", voice_signal(LONG_CLIP_SECONDS))
     assert reference.clip_duration_ok(clip) and not reference.clip_duration_ok(np.zeros(int(SHORT_CLIP_SECONDS * 24000)))
     normalised, loudness, gain = reference.normalise_loudness(clip)
     after = reference.normalise_loudness(normalised)[1]
     assert np.array_equal(normalised, clip * np.float32(gain))   # the README's formula
     voice_meta = {"wav": "voice_24k_mono.wav", "short_wav": "voice_short_24k_mono.wav", "samples": int(clip.size),
-                  "seconds": clip.size / 24000, "short_seconds": SHORT_CLIP_SECONDS, "loudness_lufs": loudness,
+                  "seconds": clip.size / 24000, "short_seconds": SHORT_CLIP_SECONDS, "long_wav": "voice_long_24k_mono.wav", "long_seconds": LONG_CLIP_SECONDS, "loudness_lufs": loudness,
                   "gain": gain, "gain_f32": float(np.float32(gain)), "loudness_after_lufs": after, "variants": {}}
 
     summary = {}
@@ -216,8 +247,16 @@ def main():
         for key, value in cond.items():
             names[key] = gold.array(f"voice_{variant}_{key}.{'i64' if key == 'audio_tokens' else 'f32'}", value,
                                     "i64" if key == "audio_tokens" else "f32")
+        # A 25 s clip, cut as the authors cut it (15 s for the language model, 10 s for the decoder).
+        long_cond = model.encode_voice_cut(reference.normalise_loudness(long_clip)[0])
+        long_names = {key: gold.array(f"voice_long_{variant}_{key}.{'i64' if key == 'audio_tokens' else 'f32'}", value,
+                                      "i64" if key == "audio_tokens" else "f32") for key, value in long_cond.items()}
+        whole = model.encode_voice(reference.normalise_loudness(long_clip)[0])
+        # The graph itself stops at 15 s and 10 s for its stand-ins, but pools its speaker embedding over
+        # 15 s: fed whole, the clip gives another embedding than the authors' 10-s decoder cut.
+        assert np.abs(whole["speaker_embeddings"] - long_cond["speaker_embeddings"]).max() > 1e-3, "the cut must show"
         unnormalised = model.encode_voice(clip)
-        voice_meta["variants"][variant] = dict(files=names, audio_tokens_equal_unnormalised=bool(
+        voice_meta["variants"][variant] = dict(files=names, long_files=long_names, audio_tokens_equal_unnormalised=bool(
             np.array_equal(unnormalised["audio_tokens"], cond["audio_tokens"])),
             speaker_features_shift_unnormalised=float(np.mean(unnormalised["speaker_features"] - cond["speaker_features"])))
         prompt = [int(t) for t in cond["audio_tokens"][0]]

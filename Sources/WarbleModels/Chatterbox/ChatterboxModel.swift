@@ -62,10 +62,16 @@ public final class ChatterboxModel: UtteranceRenderer {
     }
 
     /// The text ids for `text` (cleaned as the authors clean it).
-    func textIDs(_ text: String) throws -> [Int] {
-        let ids = tokenizer.encode(ChatterboxTextCleaner.clean(text), addSpecialTokens: false)
-        guard !ids.isEmpty else { throw ModelError(.badInput, "Chatterbox Turbo has no text to speak") }
-        return ids
+    func textIDs(_ text: String) throws -> [Int] { try Self.textIDs(text, tokenizer: tokenizer) }
+
+    /// As the model card calls the tokenizer (its defaults): the post-processor of `tokenizer.json` applies, so a
+    /// template that puts BOS/EOS around the text puts them in the ids (GPT-2's ByteLevel one adds nothing).
+    static func textIDs(_ text: String, tokenizer: BPETokenizer) throws -> [Int] {
+        let cleaned = ChatterboxTextCleaner.clean(text)
+        guard !tokenizer.encode(cleaned, addSpecialTokens: false).isEmpty else {
+            throw ModelError(.badInput, "Chatterbox Turbo has no text to speak")
+        }
+        return tokenizer.encode(cleaned, addSpecialTokens: true)
     }
 
     /// Greedy (the model card's decoding) unless the configuration or the request's seed asks for the

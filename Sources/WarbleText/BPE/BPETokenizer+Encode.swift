@@ -33,20 +33,25 @@ extension BPETokenizer {
     /// Normalizes one segment between raw added tokens, matches normalized added tokens, and encodes the rest.
     private func encodeSegment(_ segment: UnsafeBufferPointer<UInt8>, _ ids: inout [Int32], _ state: inout EncodeState) {
         guard let normalizer else {
-            encodeNormalized(segment, &ids, &state)
+            // No normalizer: the text is its own normalized form, and normalized added tokens are matched in it
+            // (GPT-2's `<|endoftext|>` is one).
+            encodeMatchingNormalizedAdded(segment, &ids, &state)
             return
         }
         let normalized = Array(normalizer.apply(String(decoding: segment, as: UTF8.self)).utf8)
-        normalized.withUnsafeBufferPointer { buffer in
-            if normalizedAdded.isEmpty {
-                encodeNormalized(buffer, &ids, &state)
-                return
-            }
-            for piece in normalizedAdded.split(buffer) {
-                switch piece {
-                case .token(let id): ids.append(Int32(id))
-                case .text(let range): encodeNormalized(UnsafeBufferPointer(rebasing: buffer[range]), &ids, &state)
-                }
+        normalized.withUnsafeBufferPointer { encodeMatchingNormalizedAdded($0, &ids, &state) }
+    }
+
+    /// Matches the normalized added tokens in normalized text, and encodes the text between them.
+    private func encodeMatchingNormalizedAdded(_ buffer: UnsafeBufferPointer<UInt8>, _ ids: inout [Int32], _ state: inout EncodeState) {
+        if normalizedAdded.isEmpty {
+            encodeNormalized(buffer, &ids, &state)
+            return
+        }
+        for piece in normalizedAdded.split(buffer) {
+            switch piece {
+            case .token(let id): ids.append(Int32(id))
+            case .text(let range): encodeNormalized(UnsafeBufferPointer(rebasing: buffer[range]), &ids, &state)
             }
         }
     }
