@@ -23,6 +23,9 @@ SAMPLE_RATE, TOKEN_SAMPLES = 24000, 960
 SILENCE_TOKENS = 3
 TARGET_LUFS = -27.0
 MIN_CLIP_SECONDS = 5.0           # tts_turbo.py asserts duration > 5.0 s
+# prepare_conditionals cuts the clip: 15 s (ENC_COND_LEN, 375 prompt tokens at 25 Hz) for the language
+# model, 10 s (DEC_COND_LEN) for the decoder.
+ENC_COND_SECONDS, DEC_COND_SECONDS = 15, 10
 CHUNK, CONTEXT, CROSSFADE = 25, 5, 240
 MASK64 = (1 << 64) - 1
 
@@ -197,6 +200,18 @@ class Model:
     def encode_voice(self, samples_24k):
         out = self.run("speech_encoder", audio_values=np.asarray(samples_24k, np.float32)[None])
         return {k: out[k] for k in ("audio_features", "audio_tokens", "speaker_embeddings", "speaker_features")}
+
+    def encode_voice_cut(self, samples_24k):
+        """As the authors' prepare_conditionals (tts_turbo.py) cuts the clip, on the one ONNX encoder: the
+        language model's conditioning (audio_features) from the first 15 s (ENC_COND_LEN; 375 prompt
+        tokens), the decoder's (audio_tokens, speaker_embeddings, speaker_features) from the first 10 s
+        (DEC_COND_LEN). The clip is loudness-normalised whole before the cuts, as theirs is."""
+        samples = np.asarray(samples_24k, np.float32)
+        if samples.size <= DEC_COND_SECONDS * SAMPLE_RATE:
+            return self.encode_voice(samples)
+        lm = self.encode_voice(samples[:ENC_COND_SECONDS * SAMPLE_RATE])
+        dec = self.encode_voice(samples[:DEC_COND_SECONDS * SAMPLE_RATE])
+        return dict(dec, audio_features=lm["audio_features"])
 
     def embed(self, ids):
         return self.run("embed_tokens", input_ids=np.array([ids], np.int64))["inputs_embeds"]

@@ -87,8 +87,27 @@ final class ChatterboxCodec: Sendable {
         return samples.map { $0 * factor }
     }
 
-    /// The speech encoder's outputs for 24 kHz samples already prepared.
+    /// The authors' cuts of a clip (`prepare_conditionals` in tts_turbo.py): the language model is conditioned
+    /// on the first 15 s (`ENC_COND_LEN`: 375 prompt tokens at 25 Hz), the decoder on the first 10 s
+    /// (`DEC_COND_LEN`).
+    static let languageModelSeconds = 15
+    static let decoderSeconds = 10
+
+    /// The voice for 24 kHz samples already prepared (loudness-normalised whole), cut as the authors cut
+    /// it: `audio_features` from the first 15 s; the prompt tokens, speaker embedding and features from the
+    /// first 10 s. A clip of at most 10 s is encoded once.
     func encode(_ samples: [Float], options: RunOptions?) throws -> ChatterboxVoice {
+        let decoderCount = Self.decoderSeconds * Self.sampleRate
+        guard samples.count > decoderCount else { return try encodeOnce(samples, options: options) }
+        let conditioning = try encodeOnce(Array(samples.prefix(Self.languageModelSeconds * Self.sampleRate)), options: options)
+        var voice = try encodeOnce(Array(samples.prefix(decoderCount)), options: options)
+        voice.features = conditioning.features
+        voice.featureRows = conditioning.featureRows
+        return voice
+    }
+
+    /// The speech encoder's outputs for these samples, whole.
+    func encodeOnce(_ samples: [Float], options: RunOptions?) throws -> ChatterboxVoice {
         let outputs = try encoder.run(["audio_values": try encoder.floats(samples, shape: [1, samples.count], for: "audio_values")],
                                       options: options)
         let (features, featureShape) = try ModelTensors.read(outputs, "audio_features")
