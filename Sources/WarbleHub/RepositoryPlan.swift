@@ -23,6 +23,15 @@ enum RepositoryPlan {
     static let backboneConverter = "tools/neutts/convert.py"
     static let convertedBackbone = ["onnx/model.onnx", "onnx/model.onnx_data"]
 
+    /// The catalogue's variants of `entry` whose every file the repository's tree has, sorted.
+    static func publishedVariants(_ entry: ModelCatalogue.Entry, in byPath: [String: HubClient.TreeEntry]) -> [String] {
+        entry.variants.keys.sorted().filter { variant in
+            guard let wanted = try? entry.files(variant: variant) else { return false }
+            return wanted.files.allSatisfy { resolve($0, in: byPath) != nil }
+                && wanted.oneOf.allSatisfy { group in group.contains { resolve($0, in: byPath) != nil } }
+        }
+    }
+
     static func plan(_ entry: ModelCatalogue.Entry, variant: String?, repo: String, tree: [HubClient.TreeEntry],
                      id: String, tools: ConversionTools? = nil) throws -> ModelInstaller.Plan {
         let wanted = try entry.files(variant: variant)
@@ -40,8 +49,11 @@ enum RepositoryPlan {
             }
         }
         guard missing.isEmpty else {
+            let published = publishedVariants(entry, in: byPath)
             throw HubError(.notFound, "\(repo) is not laid out as \(entry.id)\(variant.map { ":\($0)" } ?? ""): it lacks "
-                + missing.joined(separator: ", "))
+                + missing.joined(separator: ", ")
+                + (entry.variants.isEmpty ? "" : published.isEmpty ? "; it publishes none of \(entry.id)'s variants"
+                    : "; the variants it publishes: " + published.map { "\(entry.id):\($0)" }.joined(separator: ", ")))
         }
         for name in wanted.optional {
             if let found = resolve(name, in: byPath) { chosen.append((name, found)) }

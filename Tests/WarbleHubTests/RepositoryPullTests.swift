@@ -43,9 +43,10 @@ import WarbleTestSupport
         let engine = Engine(store: store, phonemizer: nil)
         #expect(await engine.voices.isEmpty)
 
-        // The fp32 files are not there: the error names what is missing, and nothing is downloaded.
+        // The repository publishes no fp32 LLM/flow graphs (as the community upload script sends them), so
+        // the catalogue offers no fp32 variant: refused before any download.
         await #expect { try await pull("cosyvoice3:fp32", hub: hub, store: store) } throws: {
-            "\($0)".contains("is not laid out as cosyvoice3:fp32: it lacks llm_speech_embedding_fp32.onnx")
+            "\($0)".contains("cosyvoice3 has no variant 'fp32'; its variants are fp16")
         }
         #expect((try? store.model("cosyvoice3-fp32")) == nil)
         // Without the tools the fp16 graphs are kept as published, and the manifest says why.
@@ -92,6 +93,12 @@ import WarbleTestSupport
         let loaded = try ChatterboxModel(directory: fp32.directory, modelID: fp32.manifest.id,
                                         configuration: .init(variant: "fp32"))
         #expect(loaded.files.variant == "fp32" && loaded.llm.layers == 3)
+        // A variant the repository does not publish: the error names what is missing and what is published.
+        await #expect { try await pull("chatterbox-turbo:q4", hub: hub, store: store) } throws: {
+            "\($0)".contains("it lacks onnx/speech_encoder_q4.onnx")
+                && "\($0)".contains("the variants it publishes: chatterbox-turbo:fp16, chatterbox-turbo:fp32, chatterbox-turbo:q4f16")
+        }
+        #expect((try? store.model("chatterbox-turbo-q4")) == nil)
     }
 
     /// NeuTTS: a repository with its backbone already in ONNX is taken as it is; one published as

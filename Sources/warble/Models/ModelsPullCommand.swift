@@ -18,7 +18,7 @@ struct ModelsPullCommand: AsyncParsableCommand {
             operators on pull
               whisper-SIZE           Systran/faster-whisper-SIZE (tiny, base, small, medium, each also .en), \
             converted to ONNX on pull
-              cosyvoice3[:fp32|:fp16], chatterbox-turbo[:fp16|:quantized|:q4|:q4f16]   the seed families' ONNX files \
+              cosyvoice3[:fp16], chatterbox-turbo[:fp16|:quantized|:q4|:q4f16]   the seed families' ONNX files \
             (CosyVoice 3's fp16 graphs widened to f32 on pull)
               neutts-nano, neutts-nano-german, neutts-nano-french, neutts-nano-spanish, neutts-air   NeuTTS's backbone, \
             converted from safetensors to ONNX on pull (tools/neutts/convert.py); NeuCodec's decoder (neucodec[:int8]) \
