@@ -287,6 +287,22 @@ public actor Engine {
         }
     }
 
+    /// `warble models check`: opens every graph of installed model `id` as its family does and compares each
+    /// input and output with what the family expects (nothing is run; the model is not kept loaded).
+    public func checkModel(_ id: String) async throws -> ModelCheck {
+        refreshModels()
+        guard let model = installed[id] else {
+            let known = installed.keys.sorted()
+            throw ModelError(.badModel, "model '\(id)' is not installed"
+                + (known.isEmpty ? "" : " (installed: \(known.joined(separator: ", ")))"))
+        }
+        let families = self.families
+        let context = FamilyContext(phonemizer: phonemizer, sessionOptions: configuration.sessionOptions,
+                                    installed: store.scan().models.map { ModelFiles(manifest: $0.manifest, directory: $0.directory) })
+        let files = ModelFiles(manifest: model.manifest, directory: model.directory)
+        return await Task.detached(priority: .userInitiated) { families.check(files, context: context) }.value
+    }
+
     /// The installed models that offer `ability`, sorted by id.
     public func models(offering ability: Ability) -> [InstalledModel] {
         refreshModels()

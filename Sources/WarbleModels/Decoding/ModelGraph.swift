@@ -32,6 +32,11 @@ struct ModelGraph: Sendable {
         self.file = file
         self.model = model
         self.role = role
+        if let audit = GraphAudit.current {
+            // `warble models check`: every difference recorded, none refused (the model is never run).
+            audit.record(GraphAudit.compare(session, file: file, model: model, role: role, inputs: inputs, outputs: outputs))
+            return
+        }
         let expected = inputs.map { "\($0.name) (\($0.types.map(\.description).sorted().joined(separator: " or ")))" }
             .joined(separator: ", ")
         for input in inputs {

@@ -13,7 +13,7 @@ struct ModelsCommand: AsyncParsableCommand {
             (gated repositories), HF_HUB_OFFLINE=1 (no network).
             """,
         subcommands: [ModelsListCommand.self, ModelsAvailableCommand.self, ModelsPullCommand.self,
-                      ModelsVerifyCommand.self, ModelsRemoveCommand.self],
+                      ModelsVerifyCommand.self, ModelsCheckCommand.self, ModelsRemoveCommand.self],
         defaultSubcommand: ModelsListCommand.self
     )
 }
