@@ -5,7 +5,8 @@
 Writes OUTDIR/repo (config.json, generation_config.json, bf16 model.safetensors, tokenizer.json and
 friends, onnx/model.onnx + model.onnx_data made by tools/neutts/convert.py), OUTDIR/codec and
 OUTDIR/codec-short (toy decoders: codes int32 [B,1,F] -> one f32 output), OUTDIR/voice and
-OUTDIR/golden (reference.py over those graphs). Everything is described in tools/neutts/README.md.
+OUTDIR/golden (reference.py over those graphs; golden/phoneme_sets.json: phoneme_fixtures.py over the
+sentence sets of tools/neutts/phoneme_sentences). Everything is described in tools/neutts/README.md.
 """
 import json
 import shutil
@@ -21,6 +22,7 @@ from onnx import TensorProto, helper, numpy_helper
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import phoneme_fixtures  # noqa: E402
 import reference  # noqa: E402
 
 # -------------------------------------------------------------------------------------------------
@@ -459,9 +461,10 @@ def main():
     phon_cases = [{"language": "en-us", "text": REF_TEXT, "phonemes": ref_phones}]
     phon_cases += [{"language": "en-us", "text": t, "phonemes": reference.phonemize(t)} for t in TEXTS.values()]
     phon_cases += [{"language": lang, "text": t, "phonemes": reference.phonemize(t, lang)} for lang, t in MULTILINGUAL.items()]
-    gold.json("phonemes.json", {"espeak_ng": reference.espeak_version(), "options": {
-        "preserve_punctuation": True, "with_stress": True, "words_mismatch": "ignore", "language_switch": "remove-flags"},
-        "cases": phon_cases})
+    gold.json("phonemes.json", {"espeak_ng": reference.espeak_version(), "options": reference.PHONEMIZER_OPTIONS,
+                                 "cases": phon_cases})
+    # The sentence sets of tools/neutts/phoneme_sentences (issue #39): ~360 sentences a language.
+    phoneme_fixtures.write(out / "golden" / "phoneme_sets.json")
 
     backbone = reference.Backbone(repo / "onnx" / "model.onnx")
     codecs = {name: reference.Codec(out / name / "model.onnx") for name in ("codec", "codec-short")}

@@ -117,7 +117,7 @@ public final class NeuTTSModel: UtteranceRenderer {
 
     /// The authors' `_to_phones`.
     func phonemes(_ text: String) throws -> String {
-        NeuTTSPhonemes.clean(try phonemizer.phonemize(text, language: phonemeLanguage), language: phonemeLanguage)
+        try NeuTTSPhonemes.of(text, language: phonemeLanguage, phonemizer: phonemizer)
     }
 
     /// One part's prompt and its generation.
