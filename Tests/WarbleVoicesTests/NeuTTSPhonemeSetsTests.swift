@@ -30,7 +30,8 @@ import WarbleTestSupport
             var identical = 0
             for item in cases {
                 let raw = try espeak.phonemizerPackageLines(item.text, language: language)
-                let ours = try NeuTTSPhonemes.of(item.text, language: language, phonemizer: espeak)
+                // What `NeuTTSPhonemes.of` makes of the same lines (without phonemising twice).
+                let ours = NeuTTSPhonemes.clean(raw.first ?? "", language: language)
                 if raw == item.raw && ours == item.phonemes {
                     identical += 1
                 } else if Self.exceptions[language]?[item.text] == nil {
