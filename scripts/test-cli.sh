@@ -450,12 +450,14 @@ check "neutts-nano as pulled (neucodec with it): voice add --codes, say with it 
     grep -q 'not both' '$work/neu-e3'"
 # NeuTTS from a plain clip: NeuCodec's encoder as tools/neutts/export_encoder.py writes it into
 # $WARBLE_HOME/models/neucodec-encoder (here exported from a small random NeuCodec: tools/neutts/encoder_fixtures.py).
-check "neutts: with NeuCodec's encoder installed, voice add --model neutts --from CLIP --transcript clones, and the voice speaks" bash -c "
-    mkdir -p '$work/pulled/models/neucodec-encoder' &&
+check "neutts: voice add --model neutts --from CLIP names the encoder export when it is missing; with it installed, it clones and the voice speaks" bash -c "
     { [[ -e '$work/pulled/models/silero-vad' ]] || ln -s '$real_home/models/silero-vad' '$work/pulled/models/silero-vad'; } &&
+    '$warble' say -q 'Last summer we drove along the coast, stopping at every little village.' -o '$work/neu-clip.wav' &&
+    ! ${pull_env[*]} '$warble' voice add neuclip --model neutts --from '$work/neu-clip.wav' --transcript 'Hi.' --no-check 2> '$work/neu-e5' &&
+    grep -q 'tools/neutts/export_encoder.py' '$work/neu-e5' &&
+    mkdir -p '$work/pulled/models/neucodec-encoder' &&
     cp '$warble_root/Tests/Fixtures/generated/neutts/encoder/model.onnx' '$warble_root/Tests/Fixtures/generated/neutts/encoder/manifest.json' \
         '$work/pulled/models/neucodec-encoder/' &&
-    '$warble' say -q 'Last summer we drove along the coast, stopping at every little village.' -o '$work/neu-clip.wav' &&
     ! ${pull_env[*]} '$warble' voice add neuclip --model neutts --from '$work/neu-clip.wav' --no-check 2> '$work/neu-e4' &&
     grep -q 'needs to know what the clip says' '$work/neu-e4' &&
     ${pull_env[*]} '$warble' voice add neuclip --model neutts --from '$work/neu-clip.wav' --no-check --consent 'synthetic test voice' \

@@ -120,6 +120,10 @@ struct VoiceAddCommand: AsyncParsableCommand {
             // What went wrong and what to do, without the usage text a mistyped option gets.
             meter.finish()
             SpeechInput.note("error: \(error.message)")
+            if model?.lowercased().hasPrefix("neutts") == true, error.message.contains("no installed model that clones") {
+                SpeechInput.note("NeuTTS clones from a clip once NeuCodec's encoder is installed: export it with "
+                    + "tools/neutts/export_encoder.py (needs PyTorch and the Hugging Face Hub), or give the clip's codes with --codes FILE")
+            }
             throw ExitCode.failure
         }
         meter.finish()
