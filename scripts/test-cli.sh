@@ -463,6 +463,23 @@ check "neutts-nano as pulled (neucodec with it): voice add --codes, say with it 
     grep -q 'not a multiple of 4' '$work/neu-e2' &&
     ! ${pull_env[*]} '$warble' voice add bad --codes '$neu/ref_codes.i32' --from '$work/neu.wav' 2> '$work/neu-e3' &&
     grep -q 'not both' '$work/neu-e3'"
+# NeuTTS from a plain clip: NeuCodec's encoder as tools/neutts/export_encoder.py writes it into
+# $WARBLE_HOME/models/neucodec-encoder (here exported from a small random NeuCodec: tools/neutts/encoder_fixtures.py).
+check "neutts: voice add --model neutts --from CLIP names the encoder export when it is missing; with it installed, it clones and the voice speaks" bash -c "
+    { [[ -e '$work/pulled/models/silero-vad' ]] || ln -s '$real_home/models/silero-vad' '$work/pulled/models/silero-vad'; } &&
+    '$warble' say -q 'Last summer we drove along the coast, stopping at every little village.' -o '$work/neu-clip.wav' &&
+    ! ${pull_env[*]} '$warble' voice add neuclip --model neutts --from '$work/neu-clip.wav' --transcript 'Hi.' --no-check 2> '$work/neu-e5' &&
+    grep -q 'tools/neutts/export_encoder.py' '$work/neu-e5' &&
+    mkdir -p '$work/pulled/models/neucodec-encoder' &&
+    cp '$warble_root/Tests/Fixtures/generated/neutts/encoder/model.onnx' '$warble_root/Tests/Fixtures/generated/neutts/encoder/manifest.json' \
+        '$work/pulled/models/neucodec-encoder/' &&
+    ! ${pull_env[*]} '$warble' voice add neuclip --model neutts --from '$work/neu-clip.wav' --no-check 2> '$work/neu-e4' &&
+    grep -q 'needs to know what the clip says' '$work/neu-e4' &&
+    ${pull_env[*]} '$warble' voice add neuclip --model neutts --from '$work/neu-clip.wav' --no-check --consent 'synthetic test voice' \
+        --transcript 'Last summer we drove along the coast, stopping at every little village.' > '$work/neu-clip-add' &&
+    grep -q \"^Added voice 'neuclip' (neutts-nano)\" '$work/neu-clip-add' &&
+    ${pull_env[*]} '$warble' say -q --voice neuclip 'Good morning to you all.' -o '$work/neuclip.wav' &&
+    [[ \$(soxi -r '$work/neuclip.wav') == 24000 ]] && (( \$(soxi -s '$work/neuclip.wav') > 0 && \$(soxi -s '$work/neuclip.wav') % 480 == 0 ))"
 check "bench cosyvoice3 times decode, flow and HiFT on a model directory (the synthetic graphs here) and refuses a bad --tokens" bash -c "
     '$warble' bench cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 20 --repeats 1 > '$work/bench.json' &&
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and r[\"predicted_rtf\"] > 0))' '$work/bench.json' &&

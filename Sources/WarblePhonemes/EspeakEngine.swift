@@ -31,35 +31,75 @@ final class EspeakEngine: @unchecked Sendable {
     func withVoice<T>(_ voice: String, _ body: () throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        if !initialized {
-            let rate = Self.withoutSoundServer {
-                espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
-            }
-            guard rate > 0 else {
-                throw TextError(.phonemizer, "espeak-ng failed to initialise (returned \(rate)); is espeak-ng-data installed (ESPEAK_DATA_PATH)?")
-            }
-            espeak_SetSynthCallback { _, _, _ in 0 }  // audio is not wanted, only the phoneme trace
-            initialized = true
-        }
-        if currentVoice != voice {
-            // As the espeak-ng command does: a voice name first, else a voice for that language.
-            var status = voice.withCString { espeak_SetVoiceByName($0) }
-            if status != EE_OK {
-                status = voice.withCString { language in
-                    var spec = espeak_VOICE()
-                    spec.languages = language
-                    return espeak_SetVoiceByProperties(&spec)
-                }
-            }
-            guard status == EE_OK else {
-                currentVoice = nil
-                let known = Self.languages()
-                let sample = known.prefix(40).joined(separator: ", ")
-                throw TextError(.phonemizer, "espeak-ng has no voice or language \"\(voice)\"; installed (\(known.count)): \(sample)\(known.count > 40 ? ", …" : "")")
-            }
-            currentVoice = voice
-        }
+        try initialize()
+        try select(voice)
         return try body()
+    }
+
+    /// Runs `body` holding the lock, with the voice the Python `phonemizer` package picks for `language`
+    /// (its `EspeakWrapper.set_voice`): the first voice in espeak-ng's list whose first language is
+    /// `language` (mbrola voices skipped), selected by its identifier ("gmw/en-US" for "en-us").
+    /// `language` is compared without regard to case, so BCP 47 spellings ("en-US") work too.
+    func withLanguageVoice<T>(_ language: String, _ body: () throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        try initialize()
+        guard let identifier = Self.firstVoice(language: language.lowercased()) else {
+            let known = Self.languages()
+            let sample = known.prefix(40).joined(separator: ", ")
+            throw TextError(.phonemizer, "espeak-ng has no voice for the language \"\(language)\"; installed (\(known.count)): \(sample)\(known.count > 40 ? ", …" : "")")
+        }
+        try select(identifier)
+        return try body()
+    }
+
+    /// Call with the lock held.
+    private func initialize() throws {
+        guard !initialized else { return }
+        let rate = Self.withoutSoundServer {
+            espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, Int32(espeakINITIALIZE_DONT_EXIT))
+        }
+        guard rate > 0 else {
+            throw TextError(.phonemizer, "espeak-ng failed to initialise (returned \(rate)); is espeak-ng-data installed (ESPEAK_DATA_PATH)?")
+        }
+        espeak_SetSynthCallback { _, _, _ in 0 }  // audio is not wanted, only the phoneme trace
+        initialized = true
+    }
+
+    /// Call with the lock held.
+    private func select(_ voice: String) throws {
+        guard currentVoice != voice else { return }
+        // As the espeak-ng command does: a voice name first, else a voice for that language.
+        var status = voice.withCString { espeak_SetVoiceByName($0) }
+        if status != EE_OK {
+            status = voice.withCString { language in
+                var spec = espeak_VOICE()
+                spec.languages = language
+                return espeak_SetVoiceByProperties(&spec)
+            }
+        }
+        guard status == EE_OK else {
+            currentVoice = nil
+            let known = Self.languages()
+            let sample = known.prefix(40).joined(separator: ", ")
+            throw TextError(.phonemizer, "espeak-ng has no voice or language \"\(voice)\"; installed (\(known.count)): \(sample)\(known.count > 40 ? ", …" : "")")
+        }
+        currentVoice = voice
+    }
+
+    /// The identifier of the first listed voice whose first language is `language` (call with the lock held).
+    private static func firstVoice(language: String) -> String? {
+        guard let list = espeak_ListVoices(nil) else { return nil }
+        var k = 0
+        while let voice = list[k] {
+            k += 1
+            guard let identifier = voice.pointee.identifier.map({ String(cString: $0) }), !identifier.hasPrefix("mb/"),
+                  let languages = voice.pointee.languages.map(UnsafeRawPointer.init) else { continue }
+            // `languages` starts with a priority byte, then the first language's NUL-terminated name.
+            let first = String(cString: (languages + 1).assumingMemoryBound(to: CChar.self))
+            if first == language { return identifier }
+        }
+        return nil
     }
 
     /// Language codes of the installed voices (call with the lock held).
@@ -105,13 +145,14 @@ final class EspeakEngine: @unchecked Sendable {
         return buffer.map { String(cString: $0) } ?? ""
     }
 
-    /// The clauses espeak-ng makes of `text`, each as IPA (call inside `withVoice`).
-    func clauses(_ text: String) -> [String] {
+    /// The clauses espeak-ng makes of `text`, each as IPA (`espeak_TextToPhonemes` with `phonemeMode`; call
+    /// inside `withVoice`).
+    func clauses(_ text: String, phonemeMode: Int32 = Int32(espeakPHONEMES_IPA)) -> [String] {
         var out: [String] = []
         text.withCString { start in
             var pointer: UnsafeRawPointer? = UnsafeRawPointer(start)
             while pointer != nil {
-                guard let phonemes = espeak_TextToPhonemes(&pointer, espeakCHARS_UTF8, Int32(espeakPHONEMES_IPA)) else { break }
+                guard let phonemes = espeak_TextToPhonemes(&pointer, espeakCHARS_UTF8, phonemeMode) else { break }
                 out.append(String(cString: phonemes))
             }
         }

@@ -27,7 +27,7 @@ import WarbleTestSupport
     @Test(.needs(fixtures: "neutts")) func phonemesAreTheReferences() throws {
         let espeak = EspeakPhonemizer()
         for item in try Self.json("phonemes.json", as: Phonemes.self).cases {
-            let ours = NeuTTSPhonemes.clean(try espeak.phonemize(item.text, language: item.language), language: item.language)
+            let ours = try NeuTTSPhonemes.of(item.text, language: item.language, phonemizer: espeak)
             #expect(ours == item.phonemes, "\(item.language): \(item.text)")
         }
     }
@@ -42,7 +42,7 @@ import WarbleTestSupport
         let long = try Self.json("long.json", as: Long.self)
         let vocabulary = try NeuTTSVocabulary(tokenizer: try BPETokenizer(tokenizerJSON: Self.fixtures.appendingPathComponent("repo/tokenizer.json")))
         let espeak = EspeakPhonemizer()
-        func phonemes(_ text: String) throws -> String { NeuTTSPhonemes.clean(try espeak.phonemize(text, language: "en-us"), language: "en-us") }
+        func phonemes(_ text: String) throws -> String { try NeuTTSPhonemes.of(text, language: "en-us", phonemizer: espeak) }
         let transcript = try String(contentsOf: Self.fixtures.appendingPathComponent("voice/ref.txt"), encoding: .utf8)
         let codes = try NeuTTSReferenceCodes.read(try Data(contentsOf: Self.fixtures.appendingPathComponent("voice/ref_codes.i32")), name: "ref")
         let plan = try NeuTTSPlan(vocabulary: vocabulary, referencePhonemes: try phonemes(transcript), referenceCodes: codes, context: 2048,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs PyTorch (CPU) + transformers into the project venv for tools/neutts/test_convert.py, from
+# Installs PyTorch (CPU) + transformers (+ neucodec and its quantizer, for the encoder export's proof) into the
+# project venv for tools/neutts/test_convert.py and make_fixtures.py, from
 # the hash-pinned tools/neutts/requirements-parity.txt (--require-hashes --no-deps: nothing else in
 # the venv moves). Needs the venv of scripts/python-env.sh (the full lock: huggingface-hub,
 # tokenizers). Safe to run twice: does nothing when the same pins are already installed.
@@ -40,7 +41,7 @@ fi
 echo "warble: installing torch $torch_version (CPU) + transformers into $venv" >&2
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes --no-deps \
     "${source_args[@]}" -r "$reqs" || die "pip could not install $reqs (see above)"
-"$venv/bin/python" -c 'import torch, transformers; assert float(torch.ones(2).sum()) == 2.0' \
+"$venv/bin/python" -c 'import torch, transformers, einops, einx; import vector_quantize_pytorch; assert float(torch.ones(2).sum()) == 2.0' \
     || die "torch/transformers installed but do not import"
 mkdir -p "$stamps"
 echo "$want" > "$stamp"

@@ -5,7 +5,9 @@
 Writes OUTDIR/repo (config.json, generation_config.json, bf16 model.safetensors, tokenizer.json and
 friends, onnx/model.onnx + model.onnx_data made by tools/neutts/convert.py), OUTDIR/codec and
 OUTDIR/codec-short (toy decoders: codes int32 [B,1,F] -> one f32 output), OUTDIR/voice and
-OUTDIR/golden (reference.py over those graphs). Everything is described in tools/neutts/README.md.
+OUTDIR/golden (reference.py over those graphs; golden/phoneme_sets.json: phoneme_fixtures.py over the
+sentence sets of tools/neutts/phoneme_sentences), OUTDIR/encoder (encoder_fixtures.py: NeuCodec's encoder
+exported from a small random NeuCodec, three clips, PyTorch's codes). Everything is described in tools/neutts/README.md.
 """
 import json
 import shutil
@@ -21,6 +23,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import encoder_fixtures  # noqa: E402
+import phoneme_fixtures  # noqa: E402
 import reference  # noqa: E402
 
 # -------------------------------------------------------------------------------------------------
@@ -422,7 +426,7 @@ def run_case(backbone, tok, info, ref_phones, ref_codes, text, language, mode, s
 def main():
     began = time.time()
     out = Path(sys.argv[1])
-    for sub in ("repo", "codec", "codec-short", "voice", "golden"):
+    for sub in ("repo", "codec", "codec-short", "voice", "golden", "encoder"):
         shutil.rmtree(out / sub, ignore_errors=True)
     repo = out / "repo"
     repo.mkdir(parents=True)
@@ -459,9 +463,10 @@ def main():
     phon_cases = [{"language": "en-us", "text": REF_TEXT, "phonemes": ref_phones}]
     phon_cases += [{"language": "en-us", "text": t, "phonemes": reference.phonemize(t)} for t in TEXTS.values()]
     phon_cases += [{"language": lang, "text": t, "phonemes": reference.phonemize(t, lang)} for lang, t in MULTILINGUAL.items()]
-    gold.json("phonemes.json", {"espeak_ng": reference.espeak_version(), "options": {
-        "preserve_punctuation": True, "with_stress": True, "words_mismatch": "ignore", "language_switch": "remove-flags"},
-        "cases": phon_cases})
+    gold.json("phonemes.json", {"espeak_ng": reference.espeak_version(), "options": reference.PHONEMIZER_OPTIONS,
+                                 "cases": phon_cases})
+    # The sentence sets of tools/neutts/phoneme_sentences (issue #39): ~360 sentences a language.
+    phoneme_fixtures.write(out / "golden" / "phoneme_sets.json")
 
     backbone = reference.Backbone(repo / "onnx" / "model.onnx")
     codecs = {name: reference.Codec(out / name / "model.onnx") for name in ("codec", "codec-short")}
@@ -513,6 +518,8 @@ def main():
                           lookback=reference.STREAM_LOOKBACK, overlap=reference.STREAM_OVERLAP, hop=reference.HOP),
         "voice": dict(ref_text=REF_TEXT, ref_phonemes=ref_phones, ref_codes=ref_list), "cases": cases})
     gold.finish()
+    # NeuCodec's encoder exported from a small random NeuCodec, three clips and PyTorch's codes (issue #39).
+    summary["encoder"] = [len(case["codes"]) for case in encoder_fixtures.write(out / "encoder")]
     summary["convert"] = {k: info["convert"][k] for k in ("layers", "vocab", "tied_embeddings", "rope_type")}
     summary["seconds"] = round(time.time() - began, 1)
     print(json.dumps(summary, indent=1))

@@ -40,15 +40,23 @@ MASK64 = (1 << 64) - 1
 _backends = {}
 
 
-def phonemize(text, language="en-us"):
-    """phonemizers.py: EspeakBackend(language, preserve_punctuation=True, with_stress=True,
-    words_mismatch="ignore", language_switch="remove-flags").phonemize([text])[0], FrenchPhonemizer's
-    clean (drop every "-") for fr-fr, then neutts.py _to_phones: " ".join(phones.split())."""
+PHONEMIZER_OPTIONS = {"preserve_punctuation": True, "with_stress": True, "words_mismatch": "ignore",
+                      "language_switch": "remove-flags"}
+
+
+def phonemizer_raw(text, language="en-us"):
+    """phonemizers.py: EspeakBackend(language, **PHONEMIZER_OPTIONS).phonemize([text]): the list it returns
+    (usually one line; more when a mark's place runs out of chunks)."""
     from phonemizer.backend import EspeakBackend
     if language not in _backends:
-        _backends[language] = EspeakBackend(language=language, preserve_punctuation=True, with_stress=True,
-                                            words_mismatch="ignore", language_switch="remove-flags")
-    phones = _backends[language].phonemize([text])[0]
+        _backends[language] = EspeakBackend(language=language, **PHONEMIZER_OPTIONS)
+    return _backends[language].phonemize([text])
+
+
+def phonemize(text, language="en-us"):
+    """phonemizer_raw(text)[0], FrenchPhonemizer's clean (drop every "-") for fr-fr, then neutts.py
+    _to_phones: " ".join(phones.split())."""
+    phones = phonemizer_raw(text, language)[0]
     if language == "fr-fr":
         phones = phones.replace("-", "")
     return " ".join(phones.split())

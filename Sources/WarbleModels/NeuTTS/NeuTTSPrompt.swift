@@ -71,11 +71,34 @@ struct NeuTTSVocabulary: Sendable {
     }
 }
 
-/// The authors' `_to_phones` (neutts `phonemizers.py`): the phonemizer's output with its whitespace
-/// collapsed to single spaces; French drops every "-" first (their `FrenchPhonemizer.clean`).
+/// The authors' `_to_phones` (neutts `phonemizers.py`, `neutts.py`): the first line of `phonemizer`'s
+/// espeak backend (preserve punctuation, with stress, language-switch flags removed), French without any
+/// "-" (their `FrenchPhonemizer.clean`), whitespace collapsed to single spaces.
 enum NeuTTSPhonemes {
+    static func of(_ text: String, language: String, phonemizer: any Phonemizer) throws -> String {
+        clean(try phonemizer.phonemize(text, language: language, convention: .phonemizerEspeak), language: language)
+    }
+
     static func clean(_ phonemes: String, language: String) -> String {
         let text = language.lowercased().hasPrefix("fr") ? phonemes.replacingOccurrences(of: "-", with: "") : phonemes
-        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        // Python's `str.split()`: runs of what `str.isspace` calls space, on scalars (not graphemes).
+        var words: [String] = [], word = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isPythonSpace(scalar) {
+                if !word.isEmpty { words.append(String(word)) }
+                word = String.UnicodeScalarView()
+            } else {
+                word.append(scalar)
+            }
+        }
+        if !word.isEmpty { words.append(String(word)) }
+        return words.joined(separator: " ")
+    }
+
+    static func isPythonSpace(_ c: Unicode.Scalar) -> Bool {
+        switch c.value {
+        case 0x09...0x0D, 0x1C...0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 }

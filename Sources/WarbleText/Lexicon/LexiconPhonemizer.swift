@@ -10,6 +10,11 @@ public struct LexiconPhonemizer: Phonemizer {
     }
 
     public func phonemize(_ text: String, language: String) throws -> String {
+        try phonemize(text, language: language, convention: .warble)
+    }
+
+    /// The lexicon's phonemes stand as they are whatever the convention; the rest is laid out by `base`.
+    public func phonemize(_ text: String, language: String, convention: PhonemeConvention) throws -> String {
         var parts: [String] = []
         var pending = ""
         func flush() throws {
@@ -17,7 +22,7 @@ public struct LexiconPhonemizer: Phonemizer {
                 pending = ""
                 return
             }
-            parts.append(try base.phonemize(pending, language: language))
+            parts.append(try base.phonemize(pending, language: language, convention: convention))
             pending = ""
         }
         for (range, pronunciation) in lexicon.matches(in: text) {

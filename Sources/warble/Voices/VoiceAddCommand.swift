@@ -18,9 +18,11 @@ struct VoiceAddCommand: AsyncParsableCommand {
             state: run the same command again after an interruption and it goes on. The same clip, --seed and \
             --candidates give the same voice.
 
-            NeuTTS voices are given as the reference clip's NeuCodec codes (--codes FILE --transcript TEXT): \
-            NeuCodec's encoder is published for PyTorch only, so a plain clip cannot be turned into codes here; \
-            encode it with the authors' examples/encode_reference.py and save the codes with numpy.save.
+            NeuTTS (--model neutts) clones from a clip and its transcript (--transcript or --transcribe) once \
+            NeuCodec's encoder is installed: it is published for PyTorch only, so export it once where PyTorch \
+            and the Hugging Face Hub are at hand with tools/neutts/export_encoder.py, which writes it into \
+            $WARBLE_HOME/models/neucodec-encoder. Without it, give the clip's NeuCodec codes instead \
+            (--codes FILE --transcript TEXT: the authors' examples/encode_reference.py, saved with numpy.save).
 
             Clone only voices you have the right to use; --consent is kept in the voice's profile.
             """)
@@ -118,6 +120,10 @@ struct VoiceAddCommand: AsyncParsableCommand {
             // What went wrong and what to do, without the usage text a mistyped option gets.
             meter.finish()
             SpeechInput.note("error: \(error.message)")
+            if model?.lowercased().hasPrefix("neutts") == true, error.message.contains("no installed model that clones") {
+                SpeechInput.note("NeuTTS clones from a clip once NeuCodec's encoder is installed: export it with "
+                    + "tools/neutts/export_encoder.py (needs PyTorch and the Hugging Face Hub), or give the clip's codes with --codes FILE")
+            }
             throw ExitCode.failure
         }
         meter.finish()
