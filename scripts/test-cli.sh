@@ -485,6 +485,19 @@ check "models pull whisper-tiny.en (Systran's CTranslate2 files, converted on pu
     ${pull_env[*]} '$warble' models pull -q whisper-tiny.en &&
     ${pull_env[*]} '$warble' models list | grep -q '^whisper-tiny.en' &&
     ${pull_env[*]} '$warble' transcribe '$work/kokoro-pulled.wav' | grep -qi 'weather'"
+check "models pull sensevoice-small and sensevoice-small:int8 (tools/sensevoice's synthetic export): transcribe --model prints sherpa-onnx's text (text, json with tokens and tags, srt; 16 kHz, 44.1 kHz, 75 s)" bash -c "
+    ${pull_env[*]} '$warble' models pull -q sensevoice-small && ${pull_env[*]} '$warble' models pull -q sensevoice-small:int8 &&
+    sv='$warble_root/Tests/Fixtures/generated/sensevoice' &&
+    for m in sensevoice-small sensevoice-small-int8; do for c in short16k short44k long16k; do
+        for f in text json srt; do
+            ${pull_env[*]} '$warble' transcribe --no-history --model \$m --format \$f \"\$sv/clips/\$c.wav\" > '$work/sv-'\$m-\$c.\${f/text/txt} || exit 1
+        done
+    done; done &&
+    python3 '$warble_root/tools/sensevoice/check_cli.py' \"\$sv/goldens/decode.json\" '$work' &&
+    ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --language de \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
+    grep -q 'SenseVoice knows the languages en, ja, ko, yue, zh' '$work/sv.err' &&
+    ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --task translate \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
+    grep -q 'no translate task' '$work/sv.err'"
 check "transcribe with a Whisper model that is not installed names the command that gets it" bash -c "
     ! ${pull_env[*]} '$warble' transcribe --model whisper-small '$work/kokoro-pulled.wav' 2> '$work/e4' &&
     grep -q 'warble models pull whisper-small' '$work/e4' &&
