@@ -92,7 +92,7 @@ def model(hidden=24, seed=11, layers=0, vocabulary=None):
     h = node("Tanh", [node("Add", [node("MatMul", ["x", w1], ["xw1"]), b1], ["xw1b"])], ["h0"])
     for layer in range(layers):  # benchmark depth: residual tanh layers
         w = const(f"wl{layer}", rng.normal(0, 1.0 / np.sqrt(hidden), (hidden, hidden)).astype(np.float32))
-        h = node("Add", [h, node("Tanh", [node("MatMul", [h, w], [f"hw{layer}"])], [f"ht{layer}"])], [f"h{layer + 1}"])
+        h = node("Add", [h, node("Tanh", [node("MatMul", [h, w], [f"res_mm{layer}"])], [f"res_tanh{layer}"])], [f"res_h{layer + 1}"])
     tags = np.zeros(V, np.float32)
     tags[[index[t] for t in LANGUAGE_TAGS + EMOTION_TAGS + EVENT_TAGS + ITN_TAGS]] = 1
     frame_bias = -30.0 * tags
