@@ -498,6 +498,15 @@ check "models pull sensevoice-small and sensevoice-small:int8 (tools/sensevoice'
     grep -q 'SenseVoice knows the languages en, ja, ko, yue, zh' '$work/sv.err' &&
     ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --task translate \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
     grep -q 'no translate task' '$work/sv.err'"
+check "translate --model sensevoice-small: no translate task, its transcript goes through the translation models (Marian EN→PT fixture)" bash -c "
+    sv='$warble_root/Tests/Fixtures/generated/sensevoice' && mkdir -p '$work/svtr/models' &&
+    ln -sfn '$work/pulled/models/sensevoice-small' '$work/svtr/models/sensevoice-small' &&
+    ln -sfn '$warble_root/Tests/Fixtures/generated/marian/enpt' '$work/svtr/models/marian-enpt-tiny' &&
+    tr_env=(env WARBLE_HOME='$work/svtr' 'WARBLE_ORT_LIBRARY=$real_home/lib/libonnxruntime.so') &&
+    \"\${tr_env[@]}\" '$warble' translate \"\$sv/clips/short16k.wav\" --model sensevoice-small --language en --to pt --offline \
+        --no-history > '$work/svtr.out' 2> '$work/svtr.err' && [[ -s '$work/svtr.out' ]] && grep -q 'of en speech → pt-BR' '$work/svtr.err' &&
+    ! \"\${tr_env[@]}\" '$warble' translate \"\$sv/clips/short16k.wav\" --model sensevoice-small --to pt --offline --no-history 2> '$work/svtr.err' &&
+    grep -q 'sensevoice-small has no translate task and no installed translation model reaches pt from yue' '$work/svtr.err'"
 check "transcribe with a Whisper model that is not installed names the command that gets it" bash -c "
     ! ${pull_env[*]} '$warble' transcribe --model whisper-small '$work/kokoro-pulled.wav' 2> '$work/e4' &&
     grep -q 'warble models pull whisper-small' '$work/e4' &&
