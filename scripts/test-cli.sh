@@ -498,6 +498,10 @@ check "models pull sensevoice-small and sensevoice-small:int8 (tools/sensevoice'
     grep -q 'SenseVoice knows the languages en, ja, ko, yue, zh' '$work/sv.err' &&
     ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --task translate \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
     grep -q 'no translate task' '$work/sv.err'"
+check "bench asr times a recognition model through the engine (sensevoice-small, the synthetic export), refuses --runs 0" bash -c "
+    ${pull_env[*]} '$warble' bench asr --model sensevoice-small --runs 1 '$warble_root/Tests/Fixtures/generated/sensevoice/clips/short16k.wav' > '$work/bench-asr.json' &&
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and abs(r[\"audio_s\"] - 6) < 1e-6 and r[\"transcribe_s\"] > 0 and 0 <= r[\"outside_run_s\"] <= r[\"transcribe_s\"] and r[\"seconds_per_audio_second\"] > 0))' '$work/bench-asr.json' &&
+    ! ${pull_env[*]} '$warble' bench asr --model sensevoice-small --runs 0 x.wav 2> '$work/bench-asr.err' && grep -q 'runs must be at least 1' '$work/bench-asr.err'"
 check "translate --model sensevoice-small: no translate task, its transcript goes through the translation models (Marian EN→PT fixture)" bash -c "
     sv='$warble_root/Tests/Fixtures/generated/sensevoice' && mkdir -p '$work/svtr/models' &&
     ln -sfn '$work/pulled/models/sensevoice-small' '$work/svtr/models/sensevoice-small' &&
