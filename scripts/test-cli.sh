@@ -502,6 +502,10 @@ check "bench asr times a recognition model through the engine (sensevoice-small,
     ${pull_env[*]} '$warble' bench asr --model sensevoice-small --runs 1 '$warble_root/Tests/Fixtures/generated/sensevoice/clips/short16k.wav' > '$work/bench-asr.json' &&
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and abs(r[\"audio_s\"] - 6) < 1e-6 and r[\"transcribe_s\"] > 0 and 0 <= r[\"outside_run_s\"] <= r[\"transcribe_s\"] and r[\"seconds_per_audio_second\"] > 0))' '$work/bench-asr.json' &&
     ! ${pull_env[*]} '$warble' bench asr --model sensevoice-small --runs 0 x.wav 2> '$work/bench-asr.err' && grep -q 'runs must be at least 1' '$work/bench-asr.err'"
+check "transcribe --model sensevoice-small-int8 when it is not installed names the pull that gets it" bash -c "
+    ! env WARBLE_HOME='$work/svnone' 'WARBLE_ORT_LIBRARY=$real_home/lib/libonnxruntime.so' '$warble' transcribe --offline --no-history \
+        --model sensevoice-small-int8 '$warble_root/Tests/Fixtures/generated/sensevoice/clips/short16k.wav' 2> '$work/svnone.err' &&
+    grep -q 'warble models pull sensevoice-small:int8' '$work/svnone.err'"
 check "translate --model sensevoice-small: no translate task, its transcript goes through the translation models (Marian EN→PT fixture)" bash -c "
     sv='$warble_root/Tests/Fixtures/generated/sensevoice' && mkdir -p '$work/svtr/models' &&
     ln -sfn '$work/pulled/models/sensevoice-small' '$work/svtr/models/sensevoice-small' &&

@@ -1,4 +1,5 @@
 import Foundation
+import ONNXRuntime
 import WarbleAudio
 import WarbleSpeech
 
@@ -54,10 +55,12 @@ extension SenseVoiceModel {
         guard features.rows > 0 else {
             return SenseVoiceResult(tokens: [], times: [], text: "", language: "", emotion: "", event: "")
         }
-        let (logits, frames) = try self.logits(features, language: language,
-                                               textNorm: withITN ? metadata.withITN : metadata.withoutITN, cancel: cancel)
-        return SenseVoiceResult(logits: logits, frames: min(frames, features.rows + SenseVoiceResult.promptFrames),
-                                table: tokens, blank: metadata.blank, frameSeconds: frontEnd.frameSeconds)
+        let logits = try self.logits(features, language: language,
+                                     textNorm: withITN ? metadata.withITN : metadata.withoutITN, cancel: cancel)
+        let frames = min(logits.shape[1], features.rows + SenseVoiceResult.promptFrames)
+        return try logits.withUnsafeBufferPointer(of: Float.self) {
+            SenseVoiceResult(logits: $0, frames: frames, table: tokens, blank: metadata.blank, frameSeconds: frontEnd.frameSeconds)
+        }
     }
 
     /// A transcript segment of `result` for audio from `start` to `end` seconds.

@@ -25,11 +25,9 @@ public struct SenseVoiceResult: Sendable, Equatable {
         self.event = event
     }
 
-    /// Decodes `frames` rows of logits.
-    public init(logits: [Float], frames: Int, table: TokenTable, blank: Int, frameSeconds: Double) {
-        let decoded = logits.withUnsafeBufferPointer {
-            CTCGreedy.decode($0, frames: frames, vocabulary: table.count, blank: blank)
-        }
+    /// Decodes the first `frames` rows of `logits` (`frames` × the table's size or more values).
+    public init(logits: UnsafeBufferPointer<Float>, frames: Int, table: TokenTable, blank: Int, frameSeconds: Double) {
+        let decoded = CTCGreedy.decode(logits, frames: frames, vocabulary: table.count, blank: blank)
         let start = min(Self.promptFrames, decoded.count)
         let text = decoded[start...]
         tokens = text.map(\.token)
