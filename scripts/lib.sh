@@ -62,7 +62,8 @@ fetch_wheel() {
 # models_with_seed_fixtures DIR -> makes DIR a models directory for end-to-end checks of the seed
 # families' voices (their real weights cannot be had here): a link to every installed model, and the
 # synthetic graphs of tools/cosyvoice3, tools/chatterbox and tools/neutts installed as `cosyvoice3`,
-# `chatterbox-turbo`, `neutts-nano` and `neucodec` (files linked, a manifest written).
+# `chatterbox-turbo`, `neutts-nano` and `neucodec`, and tools/sensevoice's as `sensevoice-small` (files linked, a
+# manifest written).
 models_with_seed_fixtures() {
     local dir="$1" generated="$warble_root/Tests/Fixtures/generated" model file
     [[ -f "$generated/cosyvoice3/repo/campplus.onnx" && -f "$generated/chatterbox/repo/tokenizer.json" \
@@ -81,6 +82,13 @@ models_with_seed_fixtures() {
     seed_manifest chatterbox-turbo chatterbox "Chatterbox Turbo" "MIT" '["en"]' '{"variant": "fp32"}'
     seed_manifest neutts-nano neutts "NeuTTS Nano" "NeuTTS Open License v1.0" '["en"]' '{}'
     seed_manifest neucodec neucodec "NeuCodec decoder" "Apache-2.0" '[]' '{}'
+    # SenseVoice Small: tools/sensevoice's synthetic export, when made.
+    if [[ -f "$generated/sensevoice/repo/model.onnx" ]]; then
+        mkdir -p "$dir/sensevoice-small"
+        for file in "$generated/sensevoice/repo"/*; do ln -sfn "$file" "$dir/sensevoice-small/$(basename "$file")"; done
+        seed_manifest sensevoice-small sensevoice "SenseVoice Small" "FunASR Model Open Source License Agreement" \
+            '["zh", "en", "yue", "ja", "ko"]' '{"files": {"model.onnx": "model.onnx", "tokens.txt": "tokens.txt"}}'
+    fi
 }
 
 # seed_manifest ID FAMILY NAME LICENCE LANGUAGES CONFIG -> $dir/ID/manifest.json for the synthetic graphs

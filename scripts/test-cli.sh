@@ -517,6 +517,36 @@ check "models pull whisper-tiny.en (Systran's CTranslate2 files, converted on pu
     ${pull_env[*]} '$warble' models pull -q whisper-tiny.en &&
     ${pull_env[*]} '$warble' models list | grep -q '^whisper-tiny.en' &&
     ${pull_env[*]} '$warble' transcribe '$work/kokoro-pulled.wav' | grep -qi 'weather'"
+check "models pull sensevoice-small and sensevoice-small:int8 (tools/sensevoice's synthetic export): transcribe --model prints sherpa-onnx's text (text, json with tokens and tags, srt; 16 kHz, 44.1 kHz, 75 s)" bash -c "
+    ${pull_env[*]} '$warble' models pull -q sensevoice-small && ${pull_env[*]} '$warble' models pull -q sensevoice-small:int8 &&
+    sv='$warble_root/Tests/Fixtures/generated/sensevoice' &&
+    for m in sensevoice-small sensevoice-small-int8; do for c in short16k short44k long16k; do
+        for f in text json srt; do
+            ${pull_env[*]} '$warble' transcribe --no-history --model \$m --format \$f \"\$sv/clips/\$c.wav\" > '$work/sv-'\$m-\$c.\${f/text/txt} || exit 1
+        done
+    done; done &&
+    python3 '$warble_root/tools/sensevoice/check_cli.py' \"\$sv/goldens/decode.json\" '$work' &&
+    ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --language de \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
+    grep -q 'SenseVoice knows the languages en, ja, ko, yue, zh' '$work/sv.err' &&
+    ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --task translate \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
+    grep -q 'no translate task' '$work/sv.err'"
+check "bench asr times a recognition model through the engine (sensevoice-small, the synthetic export), refuses --runs 0" bash -c "
+    ${pull_env[*]} '$warble' bench asr --model sensevoice-small --runs 1 '$warble_root/Tests/Fixtures/generated/sensevoice/clips/short16k.wav' > '$work/bench-asr.json' &&
+    python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and abs(r[\"audio_s\"] - 6) < 1e-6 and r[\"transcribe_s\"] > 0 and 0 <= r[\"outside_run_s\"] <= r[\"transcribe_s\"] and r[\"seconds_per_audio_second\"] > 0))' '$work/bench-asr.json' &&
+    ! ${pull_env[*]} '$warble' bench asr --model sensevoice-small --runs 0 x.wav 2> '$work/bench-asr.err' && grep -q 'runs must be at least 1' '$work/bench-asr.err'"
+check "transcribe --model sensevoice-small-int8 when it is not installed names the pull that gets it" bash -c "
+    ! env WARBLE_HOME='$work/svnone' 'WARBLE_ORT_LIBRARY=$real_home/lib/libonnxruntime.so' '$warble' transcribe --offline --no-history \
+        --model sensevoice-small-int8 '$warble_root/Tests/Fixtures/generated/sensevoice/clips/short16k.wav' 2> '$work/svnone.err' &&
+    grep -q 'warble models pull sensevoice-small:int8' '$work/svnone.err'"
+check "translate --model sensevoice-small: no translate task, its transcript goes through the translation models (Marian EN→PT fixture)" bash -c "
+    sv='$warble_root/Tests/Fixtures/generated/sensevoice' && mkdir -p '$work/svtr/models' &&
+    ln -sfn '$work/pulled/models/sensevoice-small' '$work/svtr/models/sensevoice-small' &&
+    ln -sfn '$warble_root/Tests/Fixtures/generated/marian/enpt' '$work/svtr/models/marian-enpt-tiny' &&
+    tr_env=(env WARBLE_HOME='$work/svtr' 'WARBLE_ORT_LIBRARY=$real_home/lib/libonnxruntime.so') &&
+    \"\${tr_env[@]}\" '$warble' translate \"\$sv/clips/short16k.wav\" --model sensevoice-small --language en --to pt --offline \
+        --no-history > '$work/svtr.out' 2> '$work/svtr.err' && [[ -s '$work/svtr.out' ]] && grep -q 'of en speech → pt-BR' '$work/svtr.err' &&
+    ! \"\${tr_env[@]}\" '$warble' translate \"\$sv/clips/short16k.wav\" --model sensevoice-small --to pt --offline --no-history 2> '$work/svtr.err' &&
+    grep -q 'sensevoice-small has no translate task and no installed translation model reaches pt from yue' '$work/svtr.err'"
 check "transcribe with a Whisper model that is not installed names the command that gets it" bash -c "
     ! ${pull_env[*]} '$warble' transcribe --model whisper-small '$work/kokoro-pulled.wav' 2> '$work/e4' &&
     grep -q 'warble models pull whisper-small' '$work/e4' &&

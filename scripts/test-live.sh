@@ -8,7 +8,8 @@
 # ends the capture, exit 0; Ctrl-C (SIGINT) right after the speech keeps what was heard (printed, exit 0);
 # --format json gives a JSON object per line; the errors: no server (PULSE_SERVER=unix:/nonexistent), an
 # unknown source (the message lists the sources), --live with files, --source without --live; and
-# `warble translate --live --to pt`: the Portuguese printed as it is heard and spoken into -o. Both live
+# `warble translate --live --to pt`: the Portuguese printed as it is heard and spoken into -o; `--model
+# sensevoice-small` (tools/sensevoice's synthetic export) prints a caption with its tags. Both live
 # sessions are then found in the history (captions and spoken audio; the audio heard is not kept).
 #
 #   scripts/test-live.sh              # the test build (lib.sh's test_build, shared with scripts/test.sh)
@@ -220,6 +221,25 @@ assert audio["output"]["sha256"] == hashlib.sha256(open(sys.argv[2], "rb").read(
     fi
 else
     fail "translate --live needs $marian (made by tools/marian/make_fixtures.py; scripts/test.sh makes it)"
+fi
+
+# --- another recognition family: SenseVoice (tools/sensevoice's synthetic export as sensevoice-small) ---
+# Its random weights make no words: a caption line (JSON, with the model's tags) is what is checked.
+if [[ -f "$warble_root/Tests/Fixtures/generated/sensevoice/repo/model.onnx" ]]; then
+    models_with_seed_fixtures "$work/svhome/models"
+    [[ -d "$WARBLE_HOME/lib" ]] && ln -s "$WARBLE_HOME/lib" "$work/svhome/lib"
+    result=0
+    listen_and_play svlive '"tags"' env WARBLE_HOME="$work/svhome" "$warble" transcribe --live --source captions.monitor \
+        --model sensevoice-small --format json --max-seconds 30 --no-history || result=$?
+    if [[ $result == 0 ]] && python3 -c 'import json, sys; l = json.loads(open(sys.argv[1]).readline()); sys.exit(not (l["text"] and "event" in l["tags"]))' "$work/svlive.out"; then
+        pass "transcribe --live --model sensevoice-small: a caption $delay s after the end of playback, with its tags: $(head -c 160 "$work/svlive.out")"
+    else
+        fail "transcribe --live --model sensevoice-small prints a caption: got '$(cat "$work/svlive.out")'; stderr: $(tail -3 "$work/svlive.err")"
+    fi
+    kill -INT "$live_pid" 2>/dev/null || true
+    wait "$live_pid" 2>/dev/null || true
+else
+    fail "transcribe --live --model sensevoice-small needs Tests/Fixtures/generated/sensevoice (tools/sensevoice/make_fixtures.py; scripts/test.sh makes it)"
 fi
 
 # --- errors -------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ extension Engine {
     public func recognitionModels() -> [RecognitionModelDescription] {
         models(offering: .recognition).map { model in
             let languages = model.manifest.languages.isEmpty ? ["en"] : model.manifest.languages
-            return RecognitionModelDescription(id: model.manifest.id, languages: languages, canTranslate: languages.count > 1)
+            let translates = families.family(named: model.manifest.family)?.translatesSpeech ?? false
+            return RecognitionModelDescription(id: model.manifest.id, languages: languages, canTranslate: translates && languages.count > 1)
         }
     }
 

@@ -38,6 +38,11 @@ extension Engine {
             return route
         }
         let installed = pairs.isEmpty ? "none" : pairs.map(\.description).joined(separator: ", ")
+        let knows = recognitionModels().first { $0.id == id }?.languages ?? []
+        if !translates, knows.count > 1, let spoken, !LanguageCode.same(spoken, "en") {
+            throw ModelError(.badModel, "\(id) has no translate task and no installed translation model reaches \(target) "
+                + "from \(spoken) (installed translation models: \(installed))")
+        }
         if !translates, let spoken, !LanguageCode.same(spoken, "en") {
             throw ModelError(.badModel, "\(id) is English-only: it cannot turn \(spoken) speech into English for a "
                 + "translation into \(target); use a multilingual Whisper model (--model whisper-base)")

@@ -56,7 +56,7 @@ public actor Engine {
     public nonisolated let cache: ChunkCache
     /// The user's voices (`$WARBLE_HOME/voices`), listed with the stock voices.
     public nonisolated let library: VoiceLibrary
-    private let families: ModelFamilies
+    let families: ModelFamilies
     private let phonemizer: (any Phonemizer)?
 
     private(set) var installed: [String: InstalledModel] = [:]

@@ -65,6 +65,9 @@ enum TranscriptResponseFormat: String, CaseIterable, Sendable {
             var avgLogprob: Double
             var compressionRatio: Double
             var noSpeechProb: Double
+            /// Warble's extension: what else the model says about the segment (SenseVoice: language,
+            /// emotion, event); absent for models that say nothing more.
+            var tags: [String: String]?
 
             init(id: Int, segment: TranscriptSegment) {
                 self.id = id
@@ -77,6 +80,7 @@ enum TranscriptResponseFormat: String, CaseIterable, Sendable {
                 avgLogprob = segment.averageLogProbability
                 compressionRatio = segment.compressionRatio
                 noSpeechProb = segment.noSpeechProbability
+                tags = segment.tags
             }
         }
         /// A word as OpenAI gives it: without the leading space Whisper writes, no probability.

@@ -12,7 +12,8 @@ shapes: the fp16 files only, its tokenizer under tokenizer/), which Warble runs;
 ResembleAI/chatterbox-turbo-ONNX with tools/chatterbox's synthetic graphs (fp32 and q4f16 with their
 sidecars, and its tokenizer), which Warble runs; neuphonic/neutts-nano (with its backbone already in
 ONNX), neuphonic/neutts-nano-german (safetensors only, converted on pull) and
-neuphonic/neucodec-onnx-decoder(-int8) with tools/neutts's synthetic graphs; and, with small seeded
+neuphonic/neucodec-onnx-decoder(-int8) with tools/neutts's synthetic graphs;
+csukuangfj/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17 with tools/sensevoice's synthetic export; and, with small seeded
 random files (their layouts, not their networks, are under test): chatterbox's fp16 files (an
 .onnx_data beside three of the four). someone/joe-voice holds the default voice as one repository
 (voice/en_US-joe-medium.onnx and .onnx.json), for hf:OWNER/REPO --family piper.
@@ -74,7 +75,7 @@ def main(argv):
         except OSError:
             shutil.copyfile(source, os.path.join(systran, name))
     make_seed_repos(tree, seed_graphs(out, "cosyvoice3", "campplus.onnx"), seed_graphs(out, "chatterbox", "tokenizer.json"),
-                    seed_graphs(out, "neutts", "onnx/model.onnx"))
+                    seed_graphs(out, "neutts", "onnx/model.onnx"), seed_graphs(out, "sensevoice", "model.onnx"))
     joe = os.path.join(tree, "someone", "joe-voice", "voice")
     os.makedirs(joe)
     for source, name in ((model, "en_US-joe-medium.onnx"), (os.path.join(model_dir, "config.json"), "en_US-joe-medium.onnx.json")):
@@ -112,7 +113,7 @@ def copy_tree(source, target, skip=()):
             shutil.copyfile(path, os.path.join(target, relative))
 
 
-def make_seed_repos(tree, cosy_graphs, chatter_graphs, neutts_repo):
+def make_seed_repos(tree, cosy_graphs, chatter_graphs, neutts_repo, sensevoice_repo):
     catalogue = json.load(open(os.path.join(HERE, "..", "..", "Sources", "WarbleHub", "Catalogue", "models.json")))
     entries = {m["id"]: m for m in catalogue["models"]}
     cosy = entries["cosyvoice3"]
@@ -140,6 +141,8 @@ def make_seed_repos(tree, cosy_graphs, chatter_graphs, neutts_repo):
     copy_tree(os.path.join(made, "codec-short"), os.path.join(tree, *codec["variants"]["int8"]["repo"].split("/")))
     copy_tree(neutts_repo, os.path.join(tree, *entries["neutts-nano"]["repo"].split("/")))
     copy_tree(neutts_repo, os.path.join(tree, *entries["neutts-nano-german"]["repo"].split("/")), skip=("onnx",))
+    # SenseVoice Small: tools/sensevoice's synthetic export (model.onnx, model.int8.onnx, tokens.txt), which Warble runs.
+    copy_tree(sensevoice_repo, os.path.join(tree, *entries["sensevoice-small"]["repo"].split("/")))
 
 
 if __name__ == "__main__":

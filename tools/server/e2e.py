@@ -408,6 +408,24 @@ def check_neutts(client: openai.OpenAI, base: str, key: str) -> None:
     speak_stream_delete(client, base, key, name, "neutts", unit=480, least=50 * 480)
 
 
+def check_sensevoice(client: openai.OpenAI) -> None:
+    """model=sensevoice-small (tools/sensevoice's synthetic export, installed beside the models): sherpa-onnx's text,
+    and verbose_json with the segment's words and SenseVoice's tags (language, emotion, event) in `tags`."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Tests/Fixtures/generated/sensevoice")
+    goldens = json.load(open(os.path.join(root, "goldens/decode.json")))["cases"]
+    golden = next(c for c in goldens if c["clip"] == "short44k.wav" and c["model"] == "model.onnx" and c["language"] == "auto")
+    clip = os.path.join(root, "clips/short44k.wav")
+    plain = client.audio.transcriptions.create(model="sensevoice-small", file=open(clip, "rb"))
+    check(plain.text == golden["text"], f"sensevoice-small: sherpa-onnx's text ({plain.text[:40]!r})")
+    verbose = client.audio.transcriptions.create(model="sensevoice-small", file=open(clip, "rb"), response_format="verbose_json",
+                                                 timestamp_granularities=["segment", "word"])
+    segment = verbose.segments[0].model_dump() if verbose.segments else {}
+    tags = {"language": golden["lang"][2:-2], "emotion": golden["emotion"][2:-2], "event": golden["event"][2:-2]}
+    check(verbose.text == golden["text"] and segment.get("tokens") == golden["ids"] and segment.get("tags") == tags
+          and len(verbose.words or []) > 0,
+          f"sensevoice-small verbose_json: tokens, tags {segment.get('tags')} and words")
+
+
 def health(base: str, key: str) -> dict:
     with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
         return json.load(response)
@@ -638,6 +656,9 @@ def main() -> int:
 
     # 5b. The history (the server runs with --history): requests kept, listed, shown, exported, deleted.
     check_history(client, base, key)
+
+    # 5c. SenseVoice through the same route (model= picks it).
+    check_sensevoice(client)
 
     # 6. A client that goes away cancels its synthesis and frees the slot.
     before = health(base, key)["requests"]["cancelled"]

@@ -8,6 +8,7 @@ public struct ModelFamilies: Sendable {
         PiperFamily(),
         KokoroFamily(),
         WhisperFamily(),
+        SenseVoiceFamily(),
         SileroVADFamily(),
         SpeakerEmbedderFamily(),
         CosyVoice3Family(),

@@ -17,10 +17,15 @@ public protocol ModelFamily: Sendable {
     /// A manifest for a model file given by path outside the store (`warble say --voice ./x.onnx`), when
     /// the file is one of this family's; nil otherwise. The default adopts nothing.
     func adopt(file: URL) throws -> ModelFiles?
+    /// Whether its recognisers have a translate task (speech in any language they know → English text).
+    /// The default: no (their text is translated by the translation models).
+    var translatesSpeech: Bool { get }
 }
 
 extension ModelFamily {
     public func adopt(file: URL) throws -> ModelFiles? { nil }
+
+    public var translatesSpeech: Bool { false }
 
     /// Reads the configuration from the manifest, then loads.
     func load(_ model: ModelFiles, context: FamilyContext) throws -> LoadedModel {

@@ -7,6 +7,7 @@ public struct WhisperFamily: ModelFamily {
 
     public let name = "whisper"
     public let abilities: Set<Ability> = [.recognition]
+    public let translatesSpeech = true
 
     public func load(_ model: ModelFiles, configuration: WhisperConfiguration, context: FamilyContext) throws -> LoadedModel {
         let whisper = try WhisperModel(directory: model.directory, threads: context.sessionOptions.intraOpThreads)

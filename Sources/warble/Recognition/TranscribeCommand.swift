@@ -153,8 +153,9 @@ extension TranscriptionOptions.Task: ExpressibleByArgument {}
 /// Options shared by `transcribe` and `translate`.
 struct RecognitionOptions: ParsableArguments {
     @Option(name: .customLong("model"), help: ArgumentHelp("""
-        Whisper model id (see `warble models`; default: whisper-tiny.en when installed, else an installed Whisper \
-        model; with none installed, \(FirstUse.recognitionModel) is installed on first use).
+        Speech recognition model id (see `warble models`: Whisper, or any other recognition model pulled, such as \
+        sensevoice-small); default: whisper-tiny.en when installed, else an installed Whisper model; with none \
+        installed, \(FirstUse.recognitionModel) is installed on first use.
         """, valueName: "model"))
     var requestedModel: String?
 

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Warble against sherpa-onnx (the reference engine, tools/sensevoice/install_parity.sh) on speech recognition graphs of
+# the real sizes with random weights made on the fly (the real weights cannot be had here): SenseVoice Small
+# (≈ 233 M parameters, f32 and, with BENCH_INT8=1, int8). Prints, per graph, seconds per second of audio for both,
+# their ratio, and Warble's time outside ONNX Runtime (front end, decoding, engine); checks both give the same text.
+#   scripts/bench-asr-families.sh [THREADS]         (default 2; BENCH_ROUNDS=3 runs per clip)
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+threads="${1:-2}"
+"$warble_root/scripts/python-env.sh"
+"$warble_root/tools/sensevoice/install_parity.sh"
+python="$warble_root/.venv/bin/python"
+say "building warble (release)"
+# WARBLE_BENCH_SCRATCH: build in that scratch path instead (e.g. .build, to share one release build).
+build_scratch="${WARBLE_BENCH_SCRATCH:-$warble_root/.build-asr}"
+swift build --package-path "$warble_root" --scratch-path "$build_scratch" -c release --product warble >&2
+bin="$(swift build --package-path "$warble_root" --scratch-path "$build_scratch" -c release --show-bin-path)"
+work="$build_scratch/bench-asr-families"
+mkdir -p "$work"
+"$python" "$warble_root/tools/sensevoice/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}"
+if [[ "${BENCH_INT8:-0}" == 1 ]]; then
+    "$python" "$warble_root/tools/sensevoice/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" --int8
+fi
