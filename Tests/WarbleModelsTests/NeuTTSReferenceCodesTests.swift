@@ -95,9 +95,9 @@ import WarbleSpeech
         for count in [1, 7, 50, 1_000] {
             let values = (0..<count).map { _ in Float(generator.uniform() * 10).rounded() }  // many ties
             for k in Set([1, min(3, count), min(50, count), count]) {
-                #expect(ChatterboxSampler.kthLargest(values, k) == values.sorted(by: >)[k - 1], "count \(count) k \(k)")
+                #expect(LogitMath.kthLargest(values, k) == values.sorted(by: >)[k - 1], "count \(count) k \(k)")
             }
         }
-        #expect(ChatterboxSampler.kthLargest([1, -.infinity, 3, -.infinity], 3) == -.infinity)
+        #expect(LogitMath.kthLargest([1, -.infinity, 3, -.infinity], 3) == -.infinity)
     }
 }

@@ -103,12 +103,15 @@ import WarbleTestSupport
         return try #require(all.cases.first { $0.text == transcript }?.phonemes)
     }
 
-    static func generation(_ golden: Case, backbone: NeuTTSBackbone, vocabulary: NeuTTSVocabulary) throws -> NeuTTSTokenGeneration {
+    /// The fixture repository's generation_config.json (ids only: the fallback to transformers' defaults).
+    static func generation(_ golden: Case, backbone: NeuTTSBackbone, vocabulary: NeuTTSVocabulary,
+                           generation: GenerationConfigFile? = nil) throws -> NeuTTSTokenGeneration {
+        let generation = try generation ?? NeuTTSSampling.read(in: root.appendingPathComponent("repo"))
         let prompt = try vocabulary.prompt(referencePhonemes: try referencePhonemes(), phonemes: golden.phonemes,
                                            referenceCodes: try voice().codes)
         #expect(prompt == golden.prompt_ids, "\(golden.name): prompt ids")
         return try NeuTTSTokenGeneration(backbone: backbone, vocabulary: vocabulary, prompt: prompt,
-                                         sampler: ChatterboxSampler(mode: golden.seed == nil ? .greedy : .neutts, penalty: 1),
+                                         sampler: NeuTTSSampling.sampler(generation, greedy: golden.seed == nil),
                                          seed: golden.seed ?? 0)
     }
 
@@ -198,6 +201,42 @@ import WarbleTestSupport
         #expect(NeuTTSPlan.sentences("One.  Two!\nThree? Four...five. ") == ["One.", "Two!", "Three?", "Four...five."])
     }
 
+    struct GenerationGolden: Decodable {
+        struct Item: Decodable {
+            let name: String
+            let settings: [String: Double]
+        }
+        let cases: [Case]
+        let items: [Item]
+        enum CodingKeys: CodingKey { case cases }
+        init(from decoder: any Decoder) throws {
+            cases = try decoder.container(keyedBy: CodingKeys.self).decode([Case].self, forKey: .cases)
+            items = try decoder.container(keyedBy: CodingKeys.self).decode([Item].self, forKey: .cases)
+        }
+    }
+
+    /// generation_config.json's top_p, repetition_penalty and min_p, as transformers' processors apply
+    /// them (tools/neutts/generation_fixtures.py, the same SplitMix64 draws): the same tokens. The fixture
+    /// repository's file (ids only) gives transformers' defaults, so `tokensAreTheReferences` is the
+    /// fallback's test; a setting not implemented is refused by name.
+    @Test func generationConfigSettingsAreTransformers() throws {
+        let vocabulary = try Self.vocabulary()
+        let backbone = try Self.backbone()
+        #expect(try NeuTTSSampling.read(in: Self.root.appendingPathComponent("repo")) == GenerationConfigFile())
+        let golden = try JSONDecoder().decode(GenerationGolden.self, from: try Self.data(Self.golden.appendingPathComponent("generation.json")))
+        #expect(golden.cases.count == 2)
+        for (item, expected) in zip(golden.items, golden.cases) {
+            let config = try NeuTTSSampling.read(in: Self.root.appendingPathComponent("generation/\(item.name)"))
+            #expect(config.topP == item.settings["top_p"] ?? 1 && config.minP == item.settings["min_p"]
+                    && config.repetitionPenalty == Float(item.settings["repetition_penalty"] ?? 1), "\(item.name)")
+            var generation = try Self.generation(expected, backbone: backbone, vocabulary: vocabulary, generation: config)
+            _ = try Self.written(&generation)
+            #expect(generation.written == expected.generated && generation.stopped == expected.stopped, "\(item.name): tokens")
+        }
+        let refused = Self.root.appendingPathComponent("generation/refused")
+        #expect { _ = try NeuTTSSampling.read(in: refused) } throws: { "\($0)".contains("no_repeat_ngram_size = 3") }
+    }
+
     /// Cancelling stops at once and drops the cache; a fresh generation after it writes the same tokens.
     @Test func cancellationDropsTheCache() throws {
         let vocabulary = try Self.vocabulary()
@@ -211,5 +250,44 @@ import WarbleTestSupport
         #expect(throws: CancellationError.self) { _ = try generation.next(cancel: cancel) }
         #expect(!generation.holdsCache && generation.isFinished)
         #expect(try generation.next(cancel: CancellationToken()) == nil)
+    }
+}
+
+/// Reading generation_config.json: the authors' explicit arguments override the file's, ids change
+/// nothing, settings not implemented are refused by name, no file gives transformers' defaults.
+@Suite struct NeuTTSGenerationConfigTests {
+    func read(_ json: String) throws -> GenerationConfigFile {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("neutts-generation-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(json.utf8).write(to: NeuTTSSampling.file(in: directory))
+        return try NeuTTSSampling.read(in: directory)
+    }
+
+    @Test func settingsAreReadOverriddenOrRefused() throws {
+        #expect(try NeuTTSSampling.read(in: URL(fileURLWithPath: "/nonexistent")) == GenerationConfigFile())
+        let config = try read(#"{"bos_token_id": 1, "eos_token_id": 2, "temperature": 0.6, "top_k": 20, "do_sample": false, "#
+            + #""top_p": 0.8, "repetition_penalty": 1.1, "min_p": null, "typical_p": 1.0, "transformers_version": "4.56.0"}"#)
+        #expect(config.topP == 0.8 && config.repetitionPenalty == Float(1.1) && config.minP == nil)
+        let sampler = NeuTTSSampling.sampler(config)
+        #expect(sampler.temperature == 1 && sampler.topK == 50 && sampler.topP == 0.8)
+        for refused in [#""no_repeat_ngram_size": 3"#, #""max_new_tokens": 100"#, #""typical_p": 0.9"#, #""num_beams": 4"#,
+                        #""top_p": 1.5"#] {
+            let name = String(refused.split(separator: "\"")[0])
+            #expect { _ = try read("{\(refused)}") } throws: { "\($0)".contains(name) }
+        }
+        #expect { _ = try read("[1]") } throws: { "\($0)".contains("not a JSON object") }
+    }
+
+    /// transformers' order: the penalty before top-k (a penalised favourite drops out), ties with the
+    /// k-th kept, top-p keeps at least one token.
+    @Test func theSamplerAppliesTransformersOrder() {
+        let logits: [Float] = [4, 3.9, 1, 1, 0]
+        let penalised = TransformersSampler(temperature: 1, topK: 1, repetitionPenalty: 2)
+        #expect(penalised.choose(logits, inputs: [0], uniform: { 0.5 }) == 1)
+        let ties = TransformersSampler(temperature: 1, topK: 3)
+        #expect(ties.choose(logits, inputs: [], uniform: { 0.999_999 }) == 3)
+        let nucleus = TransformersSampler(temperature: 1, topK: 50, topP: 0.01)
+        #expect(nucleus.choose(logits, inputs: [], uniform: { 0.999_999 }) == 0)
     }
 }

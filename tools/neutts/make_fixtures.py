@@ -5,7 +5,7 @@
 Writes OUTDIR/repo (config.json, generation_config.json, bf16 model.safetensors, tokenizer.json and
 friends, onnx/model.onnx + model.onnx_data made by tools/neutts/convert.py), OUTDIR/codec and
 OUTDIR/codec-short (toy decoders: codes int32 [B,1,F] -> one f32 output), OUTDIR/voice and
-OUTDIR/golden (reference.py over those graphs; golden/phoneme_sets.json: phoneme_fixtures.py over the
+OUTDIR/golden (reference.py over those graphs; golden/generation.json and OUTDIR/generation: generation_fixtures.py; golden/phoneme_sets.json: phoneme_fixtures.py over the
 sentence sets of tools/neutts/phoneme_sentences), OUTDIR/encoder (encoder_fixtures.py: NeuCodec's encoder
 exported from a small random NeuCodec, three clips, PyTorch's codes). Everything is described in tools/neutts/README.md.
 """
@@ -24,6 +24,7 @@ from onnx import TensorProto, helper, numpy_helper
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import encoder_fixtures  # noqa: E402
+import generation_fixtures  # noqa: E402
 import phoneme_fixtures  # noqa: E402
 import reference  # noqa: E402
 
@@ -520,6 +521,8 @@ def main():
     gold.finish()
     # NeuCodec's encoder exported from a small random NeuCodec, three clips and PyTorch's codes (issue #39).
     summary["encoder"] = [len(case["codes"]) for case in encoder_fixtures.write(out / "encoder")]
+    # generation_config.json's sampling settings through transformers' processors (issue #39 item 6).
+    summary["generation"] = generation_fixtures.write(out)
     summary["convert"] = {k: info["convert"][k] for k in ("layers", "vocab", "tied_embeddings", "rope_type")}
     summary["seconds"] = round(time.time() - began, 1)
     print(json.dumps(summary, indent=1))

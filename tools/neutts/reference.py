@@ -205,9 +205,11 @@ class Backbone:
         return {n: np.zeros((1, self.kv_heads, 0, self.head_dim), np.float32) for n in self.past_names}
 
     def generate(self, prompt, end_id, draws=None, max_context=MAX_CONTEXT, min_new_tokens=MIN_NEW_TOKENS,
-                 bugs=(), stop_ids=None):
+                 bugs=(), stop_ids=None, choose=None):
         """_infer_torch's loop: prefill the prompt, then one token per call until END is written or
         the context holds max_context tokens. draws: None (greedy) or a callable giving the uniforms.
+        choose: instead of sample/greedy, choose(input_ids, scores) -> (token, info) (generation_fixtures.py's
+        transformers processors; input_ids: the prompt and every token written).
         Returns dict(generated=[ids, END included when written], stopped, steps=[info per step])."""
         bugs = set(bugs)
         stops = {end_id} if stop_ids is None else set(stop_ids)
@@ -223,7 +225,9 @@ class Backbone:
             if "end_mask_after_topk" in bugs:      # top-k over the raw logits, END masked afterwards
                 kth = np.partition(logits, logits.size - TOP_K)[logits.size - TOP_K]
                 scores = np.where(logits >= kth, scores, -np.inf).astype(np.float32)
-            if draws is None:
+            if choose is not None:
+                token, info = choose(list(prompt) + generated, scores)
+            elif draws is None:
                 token, info = greedy(scores)
             else:
                 token, info = sample(scores, draws(), order="id" if "sample_id_order" in bugs else "probability")

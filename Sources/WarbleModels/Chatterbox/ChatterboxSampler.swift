@@ -1,6 +1,6 @@
 import Foundation
 
-/// How Chatterbox Turbo (and NeuTTS, with `.neutts` and penalty 1) chooses a speech token from a step's
+/// How Chatterbox Turbo chooses a speech token from a step's
 /// logits (tools/chatterbox/README.md):
 /// greedy with the repetition penalty over every token written so far (the model card's ONNX loop, the
 /// default), or the PyTorch reference's sampling (`t3.py inference_turbo`) with its processors in *its*
@@ -13,8 +13,6 @@ public struct ChatterboxSampler: Sendable, Equatable {
 
         /// The PyTorch reference's settings.
         public static let reference = Mode.sampling(temperature: 0.8, topK: 1000, topP: 0.95)
-        /// NeuTTS's (`neutts.py _infer_torch`): temperature 1, top-k 50, no nucleus (top-p 1 keeps all).
-        public static let neutts = Mode.sampling(temperature: 1, topK: 50, topP: 1)
     }
 
     public var mode: Mode
@@ -42,7 +40,7 @@ public struct ChatterboxSampler: Sendable, Equatable {
         // Top-k: every score at least the k-th largest (ties with it kept, as Hugging Face does). Plain
         // loops over the buffer: this runs once a token over the whole vocabulary (194k for NeuTTS Nano).
         var kept: [Int] = []
-        let kth = scores.count > topK ? Self.kthLargest(scores, topK) : -Float.infinity
+        let kth = scores.count > topK ? LogitMath.kthLargest(scores, topK) : -Float.infinity
         scores.withUnsafeBufferPointer { row in
             kept.reserveCapacity(min(row.count, topK + 8))
             var i = 0
@@ -74,47 +72,6 @@ public struct ChatterboxSampler: Sendable, Equatable {
             if left < 0 { return nucleus[i] }
         }
         return nucleus[order.last ?? 0]
-    }
-
-    /// The k-th largest of `values` (k ≥ 1, at most their count), through a min-heap of the k largest
-    /// seen: one pass, O(n log k), where sorting a 194k-token vocabulary each step would cost more than
-    /// the step.
-    static func kthLargest(_ values: [Float], _ k: Int) -> Float {
-        var heap = [Float](repeating: 0, count: k)
-        return values.withUnsafeBufferPointer { row in
-            heap.withUnsafeMutableBufferPointer { heap in
-                var filled = 0
-                var n = 0
-                while n < row.count {
-                    let value = row[n]
-                    n += 1
-                    if filled < k {
-                        // Sift up.
-                        var i = filled
-                        heap[i] = value
-                        filled += 1
-                        while i > 0, heap[(i - 1) / 2] > heap[i] {
-                            heap.swapAt(i, (i - 1) / 2)
-                            i = (i - 1) / 2
-                        }
-                    } else if value > heap[0] {
-                        // Replace the smallest and sift down.
-                        heap[0] = value
-                        var i = 0
-                        while true {
-                            let l = 2 * i + 1, r = l + 1
-                            var m = i
-                            if l < k, heap[l] < heap[m] { m = l }
-                            if r < k, heap[r] < heap[m] { m = r }
-                            if m == i { break }
-                            heap.swapAt(i, m)
-                            i = m
-                        }
-                    }
-                }
-                return heap[0]
-            }
-        }
     }
 
     /// Softmax in double.

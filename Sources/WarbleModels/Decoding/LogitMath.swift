@@ -45,4 +45,45 @@ public enum LogitMath {
     public static func argmax(_ values: [Float]) -> Int {
         top(values, count: 1).first ?? 0
     }
+
+    /// The k-th largest of `values` (k ≥ 1, at most their count), through a min-heap of the k largest
+    /// seen: one pass, O(n log k), where sorting a 194k-token vocabulary each step would cost more than
+    /// the step.
+    public static func kthLargest(_ values: [Float], _ k: Int) -> Float {
+        var heap = [Float](repeating: 0, count: k)
+        return values.withUnsafeBufferPointer { row in
+            heap.withUnsafeMutableBufferPointer { heap in
+                var filled = 0
+                var n = 0
+                while n < row.count {
+                    let value = row[n]
+                    n += 1
+                    if filled < k {
+                        // Sift up.
+                        var i = filled
+                        heap[i] = value
+                        filled += 1
+                        while i > 0, heap[(i - 1) / 2] > heap[i] {
+                            heap.swapAt(i, (i - 1) / 2)
+                            i = (i - 1) / 2
+                        }
+                    } else if value > heap[0] {
+                        // Replace the smallest and sift down.
+                        heap[0] = value
+                        var i = 0
+                        while true {
+                            let l = 2 * i + 1, r = l + 1
+                            var m = i
+                            if l < k, heap[l] < heap[m] { m = l }
+                            if r < k, heap[r] < heap[m] { m = r }
+                            if m == i { break }
+                            heap.swapAt(i, m)
+                            i = m
+                        }
+                    }
+                }
+                return heap[0]
+            }
+        }
+    }
 }

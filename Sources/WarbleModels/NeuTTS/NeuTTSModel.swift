@@ -8,7 +8,8 @@ public struct NeuTTSConfiguration: Sendable, Equatable, Codable {
     /// espeak-ng's language for the phonemes (nil: from the manifest's first language: en → en-us,
     /// fr → fr-fr, de, es).
     public var phonemeLanguage: String?
-    /// Greedy decoding instead of the authors' sampling (temperature 1, top-k 50).
+    /// Greedy decoding instead of the authors' sampling (temperature 1, top-k 50; the repository's
+    /// repetition penalty still applies).
     public var greedy: Bool
     /// The seed of the sampling draws (a request's seed replaces it).
     public var seed: UInt64
@@ -61,11 +62,13 @@ public struct NeuTTSConfiguration: Sendable, Equatable, Codable {
 }
 
 /// Where a NeuTTS model's files are: the backbone ONNX (the manifest's `config.files.backbone`, else
-/// `onnx/model.onnx`, else `model.onnx`) and `tokenizer.json`.
+/// `onnx/model.onnx`, else `model.onnx`), `tokenizer.json` and the sampling settings of
+/// `generation_config.json` (`NeuTTSSampling`; none when it is absent).
 public struct NeuTTSFiles: Sendable, Equatable {
     public static let backboneNames = ["onnx/model.onnx", "model.onnx"]
     public var backbone: URL
     public var tokenizer: URL
+    public var generation: GenerationConfigFile
 
     public static func locate(in directory: URL, backbone named: String? = nil) throws -> NeuTTSFiles {
         func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: directory.appendingPathComponent(path).path) }
@@ -78,7 +81,8 @@ public struct NeuTTSFiles: Sendable, Equatable {
         guard exists("tokenizer.json") else {
             throw ModelError(.badModel, "NeuTTS's tokenizer.json is missing from \(directory.path): pull the model again")
         }
-        return NeuTTSFiles(backbone: directory.appendingPathComponent(backbone), tokenizer: directory.appendingPathComponent("tokenizer.json"))
+        return NeuTTSFiles(backbone: directory.appendingPathComponent(backbone), tokenizer: directory.appendingPathComponent("tokenizer.json"),
+                           generation: try NeuTTSSampling.read(in: directory))
     }
 }
 
@@ -102,6 +106,7 @@ public final class NeuTTSModel: UtteranceRenderer {
     let phonemizer: any Phonemizer
     let phonemeLanguage: String
     let configuration: NeuTTSConfiguration
+    let generationConfig: GenerationConfigFile
 
     public init(files: NeuTTSFiles, codec codecFile: URL, phonemizer: any Phonemizer, modelID: String = "neutts-nano",
                 languages: [String] = ["en"], configuration: NeuTTSConfiguration = .init(), sessionOptions: SessionOptions = .init()) throws {
@@ -113,6 +118,7 @@ public final class NeuTTSModel: UtteranceRenderer {
         codec = try NeuCodecDecoder(url: codecFile, options: sessionOptions)
         self.phonemizer = phonemizer
         self.configuration = configuration
+        generationConfig = files.generation
     }
 
     /// The authors' `_to_phones`.
@@ -126,7 +132,7 @@ public final class NeuTTSModel: UtteranceRenderer {
         let prompt = try vocabulary.prompt(referencePhonemes: referencePhonemes, phonemes: spoken, referenceCodes: voice.codes)
         let greedy = configuration.greedy && controls.seed == nil
         return try NeuTTSTokenGeneration(backbone: backbone, vocabulary: vocabulary, prompt: prompt,
-                                         sampler: ChatterboxSampler(mode: greedy ? .greedy : .neutts, penalty: 1),
+                                         sampler: NeuTTSSampling.sampler(generationConfig, greedy: greedy),
                                          seed: controls.seed ?? configuration.seed)
     }
 

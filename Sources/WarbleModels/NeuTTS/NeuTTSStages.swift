@@ -12,6 +12,7 @@ package struct NeuTTSStages: Sendable {
     let vocabulary: NeuTTSVocabulary
     let backbone: NeuTTSBackbone
     let codec: NeuCodecDecoder
+    let generation: GenerationConfigFile
 
     /// The model in `directory` (a NeuTTS repository: the backbone ONNX, `backbone` if named, and
     /// `tokenizer.json`) and the NeuCodec decoder `codec`, their sessions on `threads` intra-op threads
@@ -21,7 +22,7 @@ package struct NeuTTSStages: Sendable {
         let options = SessionOptions(intraOpThreads: threads, interOpThreads: 1)
         return NeuTTSStages(vocabulary: try NeuTTSVocabulary(tokenizer: try BPETokenizer(tokenizerJSON: files.tokenizer)),
                             backbone: try NeuTTSBackbone(url: files.backbone, context: NeuTTSConfiguration().context, options: options),
-                            codec: try NeuCodecDecoder(url: codec, options: options))
+                            codec: try NeuCodecDecoder(url: codec, options: options), generation: files.generation)
     }
 
     /// The backbone's layers (read from its session) and its context.
@@ -35,12 +36,12 @@ package struct NeuTTSStages: Sendable {
         try vocabulary.prompt(referencePhonemes: referencePhonemes, phonemes: phonemes, referenceCodes: referenceCodes)
     }
 
-    /// A fresh sampling loop (the authors' top-k 50, temperature 1, draws from `seed`) over `prompt`
+    /// A fresh sampling loop (the authors' top-k 50, temperature 1, the repository's generation settings, draws from `seed`) over `prompt`
     /// that writes exactly `steps` tokens: the end token is barred for all of them, as the authors'
     /// `min_new_tokens` bars it for the first 50.
     package func tokens(prompt: [Int], steps: Int, seed: UInt64) throws -> Tokens {
         Tokens(generation: try NeuTTSTokenGeneration(backbone: backbone, vocabulary: vocabulary, prompt: prompt,
-                                                     sampler: ChatterboxSampler(mode: .neutts, penalty: 1), seed: seed,
+                                                     sampler: NeuTTSSampling.sampler(generation), seed: seed,
                                                      minNewTokens: steps),
                steps: steps)
     }

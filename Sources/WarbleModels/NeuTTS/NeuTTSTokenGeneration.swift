@@ -6,7 +6,8 @@ import WarbleSpeech
 /// `generate(do_sample=True, temperature=1.0, top_k=50, min_new_tokens=50, max_length=2048,
 /// eos_token_id=<|SPEECH_GENERATION_END|>)`): the prompt in one step, then a token a step; the end
 /// token is barred for the first 50 new tokens; the context (prompt and new tokens) never exceeds the
-/// backbone's. Tokens that are not `<|speech_N|>` are written but carry no code (the authors' regex
+/// backbone's; top-p, repetition penalty and min-p come from the repository's generation_config.json
+/// (`NeuTTSSampling`), applied in transformers' order (`TransformersSampler`). Tokens that are not `<|speech_N|>` are written but carry no code (the authors' regex
 /// skips them; their streaming still counts them). Memory is flat: each step's presents replace the cache, which is dropped the moment
 /// the loop ends, fails or is cancelled.
 struct NeuTTSTokenGeneration {
@@ -14,10 +15,12 @@ struct NeuTTSTokenGeneration {
 
     let backbone: NeuTTSBackbone
     let vocabulary: NeuTTSVocabulary
-    let sampler: ChatterboxSampler
+    let sampler: TransformersSampler
     private var generator: SplitMix64
     private var cache: KVCache?
     private var pending: [Int]
+    /// Every input id so far (prompt and written), kept only when the repetition penalty applies.
+    private var inputs: Set<Int>
     private let promptLength: Int
     /// New tokens for which the end token is barred (the authors' 50; a benchmark bars it throughout).
     private let barEndFor: Int
@@ -25,7 +28,7 @@ struct NeuTTSTokenGeneration {
     private(set) var written: [Int] = []
     private(set) var isFinished = false
 
-    init(backbone: NeuTTSBackbone, vocabulary: NeuTTSVocabulary, prompt: [Int], sampler: ChatterboxSampler, seed: UInt64,
+    init(backbone: NeuTTSBackbone, vocabulary: NeuTTSVocabulary, prompt: [Int], sampler: TransformersSampler, seed: UInt64,
          minNewTokens: Int = NeuTTSTokenGeneration.minNewTokens) throws {
         guard prompt.count < backbone.context else {
             throw ModelError(.badInput, "the NeuTTS prompt holds \(prompt.count) tokens (the reference's codes and phonemes, and the "
@@ -36,6 +39,7 @@ struct NeuTTSTokenGeneration {
         self.sampler = sampler
         generator = SplitMix64(seed: seed)
         pending = prompt
+        inputs = sampler.penalises ? Set(prompt) : []
         promptLength = prompt.count
         barEndFor = minNewTokens
     }
@@ -79,9 +83,10 @@ struct NeuTTSTokenGeneration {
             logits[vocabulary.speechEnd] = -.infinity
         }
         var draws = generator
-        let token = sampler.choose(logits, penalised: [], uniform: { draws.uniform() })
+        let token = sampler.choose(logits, inputs: inputs, uniform: { draws.uniform() })
         generator = draws
         written.append(token)
+        if sampler.penalises { inputs.insert(token) }
         pending = [token]
         return token
     }
