@@ -91,7 +91,7 @@ public final class MarianTranslator: TextTranslator {
 }
 
 /// The Marian family: text translation, one language pair per model (the manifest's two languages,
-/// source first).
+/// source first): Bergamot models (convert.py) or Opus-MT ones (convert_opus.py, config kind "opus").
 public struct MarianFamily: ModelFamily {
     public init() {}
 
@@ -103,6 +103,11 @@ public struct MarianFamily: ModelFamily {
         guard languages.count == 2 else {
             throw ModelError(.badModel, "\(model.manifest.id): a Marian manifest names two languages, source then target "
                 + "(it has \(languages))")
+        }
+        let pair = LanguagePair(source: languages[0], target: languages[1])
+        if configuration.kind == "opus" {
+            return LoadedModel(translator: try OpusTranslator(directory: model.directory, pair: pair, modelID: model.manifest.id,
+                                                              configuration: configuration, sessionOptions: context.sessionOptions))
         }
         let translator = try MarianTranslator(files: try MarianFiles.locate(in: model.directory),
                                               pair: LanguagePair(source: languages[0], target: languages[1]),
