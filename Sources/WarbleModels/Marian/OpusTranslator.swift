@@ -19,12 +19,13 @@ public final class OpusTranslator: TextTranslator {
     public let defaultBeams: Int
     /// The `>>xxx<<` token a multi-target model is given for the target language (nil: none).
     let languageToken: String?
-    let splitter = SentenceSplitter()
+    let splitter: SentenceSplitter
 
     public init(directory: URL, pair: LanguagePair, modelID: String, configuration: MarianConfiguration,
                 sessionOptions: SessionOptions = .init()) throws {
         self.modelID = modelID
         self.pair = pair
+        splitter = SentenceSplitter(language: pair.source)
         guard let generation = configuration.opus else {
             throw ModelError(.badModel, "\(modelID): its manifest's config is not an Opus-MT one (kind \(configuration.kind))")
         }
