@@ -518,7 +518,8 @@ check "models pull opus-mt-en-de / opus-mt-tc-big-en-fr convert on pull; transla
         done < '$work/opus.tsv' || exit 1;
     done"
 # The same checkpoints installed as other pairs (their manifests' languages changed): de→en and en→pt
-# give German → Portuguese through English, en→ja English → Japanese; the CLI and the server.
+# give German → Portuguese through English (each German sentence through both), en→ja English →
+# Japanese (sentences joined without a space); the CLI and the server.
 python3 - "$work/opus/models" <<'PY'
 import json, shutil, sys
 from pathlib import Path
@@ -534,8 +535,9 @@ for source, new, languages in (("opus-mt-en-de", "opus-mt-de-en", ["de", "en"]),
 PY
 check "translate-text: German → Portuguese goes through English (two models), English → Japanese directly; a missing pair names the pulls" bash -c "
     via=\$(${opus_env[*]} '$warble' translate-text --from de --to pt 'The cat sat on the mat. Hello world.') &&
-    en=\$(${opus_env[*]} '$warble' translate-text --from de --to en 'The cat sat on the mat. Hello world.') &&
-    [[ \"\$via\" == \"\$(${opus_env[*]} '$warble' translate-text --from en --to pt \"\$en\")\" && -n \"\$via\" ]] &&
+    one=\$(${opus_env[*]} '$warble' translate-text --from en --to pt \"\$(${opus_env[*]} '$warble' translate-text --from de --to en 'The cat sat on the mat.')\") &&
+    two=\$(${opus_env[*]} '$warble' translate-text --from en --to pt \"\$(${opus_env[*]} '$warble' translate-text --from de --to en 'Hello world.')\") &&
+    [[ \"\$via\" == \"\$one \$two\" && -n \"\$one\" ]] &&
     ja=\$(${opus_env[*]} '$warble' translate-text --to ja 'The cat sat on the mat. Hello world.') &&
     [[ \"\$ja\" == \"\$(${opus_env[*]} '$warble' translate-text --to ja 'The cat sat on the mat.')\$(${opus_env[*]} '$warble' translate-text --to ja 'Hello world.')\" ]] &&
     ! ${opus_env[*]} '$warble' translate-text --from de --to it 'Hallo.' 2> '$work/op1' &&

@@ -42,7 +42,8 @@ extension Engine {
     }
 }
 
-/// Translation through a pivot language: each stage's output is the next one's input.
+/// Translation through a pivot language: each stage's output is the next one's input, sentence by
+/// sentence of the source when the first stage translates in sentences.
 public struct PivotTranslator: TextTranslator {
     public struct Stage: Sendable {
         public var translator: any TextTranslator
@@ -58,12 +59,36 @@ public struct PivotTranslator: TextTranslator {
         try await translate(text, pair: pair, beamSize: nil)
     }
 
+    /// The first stage's sentences, joined as the last stage joins its own.
+    public func pieces(ofLine line: String) -> (pieces: [String], separator: String)? {
+        guard let first = stages.first?.translator.pieces(ofLine: line), let last = stages.last?.translator.pieces(ofLine: "x") else {
+            return nil
+        }
+        return (first.pieces, last.separator)
+    }
+
     public func translate(_ text: String, pair: LanguagePair, beamSize: Int?) async throws -> String {
         guard LanguageCode.same(pair.source, self.pair.source), LanguageCode.same(pair.target, self.pair.target) else {
             throw ModelError(.badInput, "this route translates \(self.pair), not \(pair)")
         }
+        var lines: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            // Sentence by sentence through every stage (as `pieces(ofLine:)` says), so that the pivot's
+            // text is never split again differently.
+            guard let (pieces, separator) = pieces(ofLine: line), pieces.count > 1 else {
+                lines.append(try await chain(line, beamSize: beamSize))
+                continue
+            }
+            var translated: [String] = []
+            for piece in pieces { translated.append(try await chain(piece, beamSize: beamSize)) }
+            lines.append(translated.filter { !$0.isEmpty }.joined(separator: separator))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func chain(_ text: String, beamSize: Int?) async throws -> String {
         var text = text
-        for stage in stages {
+        for stage in stages where !text.trimmingCharacters(in: .whitespaces).isEmpty {
             text = beamSize == nil ? try await stage.translator.translate(text, pair: stage.pair)
                 : try await stage.translator.translate(text, pair: stage.pair, beamSize: beamSize)
         }

@@ -79,9 +79,14 @@ public final class OpusTranslator: TextTranslator {
     /// The sentences of one line, as they are translated.
     public func sentences(ofLine line: String) -> [String] { splitter.split(line).map(String.init) }
 
+    /// What joins the translations of a line's sentences.
+    var separator: String { LanguageCode.usesSpaces(pair.target) ? " " : "" }
+
+    public func pieces(ofLine line: String) -> (pieces: [String], separator: String)? { (sentences(ofLine: line), separator) }
+
     public func translate(line: String, beamSize: Int? = nil) throws -> String {
         try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize) }.filter { !$0.isEmpty }
-            .joined(separator: LanguageCode.usesSpaces(pair.target) ? " " : "")
+            .joined(separator: separator)
     }
 
     public func translate(_ text: String, pair: LanguagePair) async throws -> String {

@@ -80,19 +80,32 @@ struct TranslateTextCommand: AsyncParsableCommand {
         }
     }
 
+    /// Translates one line and prints it: sentence by sentence as each is done when the model
+    /// translates a line in pieces (Opus-MT), else the line when it is done.
     private func emit(_ line: String, with chosen: (id: String, translator: any TextTranslator, pair: LanguagePair)) async throws {
-        let translated: String
-        if line.trimmingCharacters(in: .whitespaces).isEmpty {
-            translated = ""
-        } else if let beam {
-            guard chosen.translator.searchesBeams else {
-                throw ModelError(.badInput, "\(chosen.id) decodes one way only: leave out --beam")
-            }
-            translated = try await chosen.translator.translate(line, pair: chosen.pair, beamSize: beam)
-        } else {
-            translated = try await chosen.translator.translate(line, pair: chosen.pair)
+        if let beam, !chosen.translator.searchesBeams {
+            throw ModelError(.badInput, "\(chosen.id) decodes one way only: leave out --beam")
         }
-        FileHandle.standardOutput.write(Data((translated + "\n").utf8))
+        func translate(_ text: String) async throws -> String {
+            if let beam { return try await chosen.translator.translate(text, pair: chosen.pair, beamSize: beam) }
+            return try await chosen.translator.translate(text, pair: chosen.pair)
+        }
+        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+            FileHandle.standardOutput.write(Data("\n".utf8))
+            return
+        }
+        guard let (pieces, separator) = chosen.translator.pieces(ofLine: line), pieces.count > 1 else {
+            FileHandle.standardOutput.write(Data((try await translate(line) + "\n").utf8))
+            return
+        }
+        var written = false
+        for piece in pieces {
+            let translated = try await translate(piece)
+            guard !translated.isEmpty else { continue }
+            FileHandle.standardOutput.write(Data(((written ? separator : "") + translated).utf8))
+            written = true
+        }
+        FileHandle.standardOutput.write(Data("\n".utf8))
     }
 
     static func checkLength(_ lines: [String]) throws {
