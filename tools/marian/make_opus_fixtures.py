@@ -36,7 +36,7 @@ TEST_LINES = [
     "I would like a cup of coffee with milk, please.", "Our flight was delayed by three hours.",
     "Thank you very much!", "tomorrow morning", "The meeting has been moved to Thursday afternoon.",
     "Ünïcödé ✓ 東京 — “quotes”", "  Extra   spaces\tand ＦＵＬＬＷＩＤＴＨ text ①  ", "",
-    "A", "Numbers 1234 and 56.78%", "She said: «Não!»",
+    "A", "Numbers 1234 and 56.78%", "She said: «Não!»", ">>fra<< Hello world.", "Hello >>deu<< world <<",
 ]
 
 
