@@ -57,6 +57,8 @@ public struct ModelCatalogue: Sendable, Decodable {
         public var sizes: [String]
         /// The languages of each size, when they differ by size (an Opus-MT pair: source, target).
         public var sizeLanguages: [String: [String]]
+        /// The download of each size, when known (approximate).
+        public var sizeBytes: [String: Int64]
         public var shared: Files
         /// The project tool that converts it on pull.
         public var convert: String?
@@ -71,7 +73,7 @@ public struct ModelCatalogue: Sendable, Decodable {
         public var isPyPI: Bool { !wheels.isEmpty }
 
         enum CodingKeys: String, CodingKey {
-            case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, sizeLanguages, convert,
+            case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, sizeLanguages, sizeBytes, convert,
                  needs, about, wheels, converterFiles
         }
 
@@ -89,6 +91,7 @@ public struct ModelCatalogue: Sendable, Decodable {
             variants = try c.decodeIfPresent([String: Files].self, forKey: .variants) ?? [:]
             sizes = try c.decodeIfPresent([String].self, forKey: .sizes) ?? []
             sizeLanguages = try c.decodeIfPresent([String: [String]].self, forKey: .sizeLanguages) ?? [:]
+            sizeBytes = try c.decodeIfPresent([String: Int64].self, forKey: .sizeBytes) ?? [:]
             shared = try Files(from: decoder)
             shared.repo = nil  // the entry's own `repo`, read above; only a variant names another
             convert = try c.decodeIfPresent(String.self, forKey: .convert)

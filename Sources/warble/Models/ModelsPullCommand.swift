@@ -309,25 +309,25 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
     /// A catalogue model's rows: one per Whisper size, or per variant, or one.
     func catalogueEntries(_ model: ModelCatalogue.Entry, installed: Set<String>) -> [Entry] {
         let runs = !Engine.abilities(ofFamily: model.family).isEmpty
-        var rows: [(id: String, reference: String, quality: String?, languages: [String])] = []
+        var rows: [(id: String, reference: String, quality: String?, languages: [String], bytes: Int64?)] = []
         if model.isPyPI {
-            rows = [(model.id, "pypi:\(model.id)", "PyPI wheel", model.languages)]
+            rows = [(model.id, "pypi:\(model.id)", "PyPI wheel", model.languages, nil)]
         } else if !model.sizes.isEmpty {
             rows = model.sizes.map { size in
                 let id = model.id.replacingOccurrences(of: "{size}", with: size)
-                return (id, id, nil, size.hasSuffix(".en") ? ["en"] : model.languages(size: size))
+                return (id, id, nil, size.hasSuffix(".en") ? ["en"] : model.languages(size: size), model.sizeBytes[size])
             }
         } else if !model.variants.isEmpty {
             rows = model.variants.keys.sorted().map { variant in
-                (model.modelID(variant: variant), variant == model.defaultVariant ? model.id : "\(model.id):\(variant)", variant, model.languages)
+                (model.modelID(variant: variant), variant == model.defaultVariant ? model.id : "\(model.id):\(variant)", variant, model.languages, nil)
             }
         } else {
-            rows = [(model.id, model.id, nil, model.languages)]
+            rows = [(model.id, model.id, nil, model.languages, nil)]
         }
         return rows.filter { matches($0.languages) }.map { row in
             Entry(id: row.id, reference: row.reference, family: model.family,
                   language: row.languages.count > 3 ? "multilingual" : row.languages.joined(separator: ","), quality: row.quality,
-                  speakers: model.speakers ?? 0, bytes: nil, licence: model.licence, gated: model.gated,
+                  speakers: model.speakers ?? 0, bytes: row.bytes, licence: model.licence, gated: model.gated,
                   installed: installed.contains(row.id), runs: runs)
         }
     }
