@@ -83,7 +83,7 @@ struct TranslateTextCommand: AsyncParsableCommand {
     /// Translates one line and prints it: sentence by sentence as each is done when the model
     /// translates a line in pieces (Opus-MT), else the line when it is done.
     private func emit(_ line: String, with chosen: (id: String, translator: any TextTranslator, pair: LanguagePair)) async throws {
-        if let beam, !chosen.translator.searchesBeams {
+        if beam != nil, !chosen.translator.searchesBeams {
             throw ModelError(.badInput, "\(chosen.id) decodes one way only: leave out --beam")
         }
         func translate(_ text: String) async throws -> String {
