@@ -4,11 +4,12 @@ import WarbleSpeech
 
 extension Engine {
     /// The installed translation models, as the language pairs their manifests name (source, target).
+    /// A multi-target model (more than two languages: the source, then its targets) gives one pair a target.
     public func translationPairs() -> [(id: String, pair: LanguagePair)] {
-        models(offering: .translation).compactMap { model in
+        models(offering: .translation).flatMap { model -> [(id: String, pair: LanguagePair)] in
             let languages = model.manifest.languages
-            guard languages.count == 2 else { return nil }
-            return (model.manifest.id, LanguagePair(source: languages[0], target: languages[1]))
+            guard languages.count >= 2 else { return [] }
+            return languages.dropFirst().map { (model.manifest.id, LanguagePair(source: languages[0], target: $0)) }
         }
     }
 
@@ -35,7 +36,7 @@ extension Engine {
             throw ModelError(.badModel, "no installed model translates \(pair), directly or through English (installed translation models: "
                 + (installed.isEmpty ? "none" : installed.joined(separator: ", ")) + ")")
         }
-        if route.count == 1 { return (route[0].id, try await translator(route[0].id), route[0].pair) }
+        if route.count == 1 { return (route[0].id, try await translator(route[0].id), route[0].pair) }  // a multi-target model's pair
         var stages: [PivotTranslator.Stage] = []
         for step in route { stages.append(PivotTranslator.Stage(translator: try await translator(step.id), pair: step.pair)) }
         return (route.map(\.id).joined(separator: "+"), PivotTranslator(stages: stages, pair: pair), pair)

@@ -104,6 +104,38 @@ import WarbleTestSupport
         await #expect(throws: ModelError.self) { try await translator.translate("x", pair: LanguagePair(source: "de", target: "en")) }
     }
 
+    /// A multi-target model (manifest languages: the source, then its targets; `>>xxx<<` tokens): one
+    /// pair a target, each sentence given its target's token, as `MarianTokenizer` encodes ">>jpn<< text".
+    @Test func multiTargetModelsTakeTheTargetsToken() async throws {
+        let source = Self.root.appendingPathComponent("converted/opus-mt-en-de")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("opus-mul-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: source, to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let vocabURL = directory.appendingPathComponent("vocab.json")
+        var vocab = try JSONDecoder().decode([String: Int].self, from: Data(contentsOf: vocabURL))
+        vocab[">>deu<<"] = 5
+        vocab[">>jpn<<"] = 6
+        try JSONEncoder().encode(vocab).write(to: vocabURL)
+        let manifestURL = directory.appendingPathComponent("manifest.json")
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+        object["languages"] = ["en", "de", "ja"]
+        var config = try #require(object["config"] as? [String: Any])
+        config["languageTokens"] = ["de": ">>deu<<", "ja": ">>jpn<<"]
+        object["config"] = config
+        try JSONSerialization.data(withJSONObject: object).write(to: manifestURL)
+        let manifest = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: manifestURL))
+        let loaded = try ModelFamilies.builtIn.load(ModelFiles(manifest: manifest, directory: directory), context: FamilyContext(phonemizer: nil))
+        let translator = try #require(loaded.translator as? OpusTranslator)
+        #expect(translator.languagePairs == [LanguagePair(source: "en", target: "de"), LanguagePair(source: "en", target: "ja")])
+        #expect(translator.tokenizer.encode(">>jpn<< Hello world.").first == 6)
+        for (target, token) in [("de", ">>deu<<"), ("ja", ">>jpn<<")] {
+            let expected = translator.tokenizer.decode(try translator.translationIDs(ofSentence: "\(token) Hello world.", beamSize: 1))
+            let got = try await translator.translate("Hello world.", pair: LanguagePair(source: "en", target: target), beamSize: 1)
+            #expect(got == expected, "\(target)")
+        }
+        await #expect(throws: ModelError.self) { try await translator.translate("x", pair: LanguagePair(source: "en", target: "fr")) }
+    }
+
     @Test func languageTokensOfMultiTargetModels() {
         let tokens: Set<String> = [">>deu<<", ">>jpn<<", ">>por<<", ">>zho_Hans<<"]
         #expect(OpusLanguageTokens.token(for: "ja", among: tokens) == ">>jpn<<")

@@ -244,6 +244,7 @@ def token_ids(src: Path, cfg: dict, gen: dict, tok: dict) -> dict:
         raise ConversionError(f"config.json says eos_token_id {eos} but vocab.json puts {names['eos']} at {ids['eos']}")
     start = gen.get("decoder_start_token_id", cfg.get("decoder_start_token_id", cfg.get("pad_token_id", ids["pad"])))
     ids["start"] = int(start)
+    ids["languageTokens"] = {} if separate else language_tokens(vocab)
     ids["tokens"] = names
     ids["separate"] = separate
     ids["vocabSize"] = len(target_vocab)
@@ -328,6 +329,7 @@ def convert(src: Path, out: Path, model_id: str, source: str | None, int8: bool)
         "config": {
             "kind": "opus", "eos": ids["eos"], "unk": ids["unk"], "pad": ids["pad"], "start": ids["start"],
             "tokens": ids["tokens"], "separateVocabularies": ids["separate"], "vocab": int(head.shape[0]),
+            "languageTokens": ids["languageTokens"],
             "decoderLayers": cfg["decoder_layers"], "heads": cfg["decoder_attention_heads"], "dim": cfg["d_model"],
             "maxPositions": cfg["max_position_embeddings"], **generation(cfg, gen, ids),
             "weights": ("int8 (dynamic MatMul quantisation)" if int8 else "f32") + f", from {weights_file} ({source_dtype})",
@@ -344,6 +346,25 @@ NAME_CODES = {"jap": "ja", "jpn": "ja", "zho": "zh", "cmn": "zh", "eng": "en", "
 
 def normal_code(code: str) -> str:
     return NAME_CODES.get(code.lower(), code)
+
+
+# ISO 639-3 codes of the >>xxx<< tokens, as the ISO 639-1 codes Warble uses (the others are kept).
+THREE_LETTER = {"ara": "ar", "bul": "bg", "cat": "ca", "ces": "cs", "dan": "da", "deu": "de", "ell": "el", "eng": "en",
+                "spa": "es", "est": "et", "fas": "fa", "fin": "fi", "fra": "fr", "heb": "he", "hin": "hi", "hun": "hu",
+                "ind": "id", "ita": "it", "jpn": "ja", "kor": "ko", "lit": "lt", "lav": "lv", "nld": "nl", "nob": "nb",
+                "pol": "pl", "por": "pt", "ron": "ro", "rus": "ru", "slk": "sk", "slv": "sl", "swe": "sv", "swa": "sw",
+                "tha": "th", "tur": "tr", "ukr": "uk", "vie": "vi", "zho": "zh", "cmn": "zh", "cym": "cy", "isl": "is",
+                "kat": "ka", "kaz": "kk", "nep": "ne", "srp": "sr", "mal": "ml", "tel": "te", "urd": "ur", "ltz": "lb"}
+
+
+def language_tokens(vocab: dict) -> dict:
+    """{language code: >>xxx<< token} of a multi-target vocabulary (the plain token before a scripted one)."""
+    found = {}
+    for token in sorted(vocab, key=lambda t: (len(t), t)):
+        if token.startswith(">>") and token.endswith("<<") and len(token) > 4:
+            code = token[2:-2].split("_")[0]
+            found.setdefault(THREE_LETTER.get(code, code), token)
+    return found
 
 
 def languages_of(repo: str):
@@ -370,6 +391,9 @@ def main(argv=None):
         if len(languages) != 2 and args.repo:
             languages = languages_of(args.repo) or []
         languages = [normal_code(c) for c in languages]
+        if manifest["config"]["languageTokens"] and languages:
+            # A multi-target model (its target chosen by a >>xxx<< token): the source, then every target.
+            languages = languages[:1] + sorted(manifest["config"]["languageTokens"])
         if len(languages) != 2:
             raise ConversionError("tokenizer_config.json names no source_lang/target_lang, nor does the repository's name "
                                   "(opus-mt-SRC-TGT): pass --languages SRC,TGT")

@@ -67,6 +67,7 @@ def main():
                      ["no_repeat_ngram_size"])
         assert convert_opus.languages_of("Helsinki-NLP/opus-mt-tc-big-en-fr") == ["en", "fr"]
         assert convert_opus.normal_code("jap") == "ja"
+        assert convert_opus.language_tokens({">>jpn<<": 3, ">>zho_Hans<<": 4, ">>zho<<": 5, "a": 1}) == {"ja": ">>jpn<<", "zh": ">>zho<<"}
     print("convert_opus: readers and refusals ok")
 
 

@@ -100,6 +100,11 @@ public struct MarianFamily: ModelFamily {
 
     public func load(_ model: ModelFiles, configuration: MarianConfiguration, context: FamilyContext) throws -> LoadedModel {
         let languages = model.manifest.languages
+        if configuration.kind == "opus", languages.count > 2 {  // multi-target: the source, then its targets
+            let pairs = languages.dropFirst().map { LanguagePair(source: languages[0], target: $0) }
+            return LoadedModel(translator: try OpusTranslator(directory: model.directory, pairs: pairs, modelID: model.manifest.id,
+                                                              configuration: configuration, sessionOptions: context.sessionOptions))
+        }
         guard languages.count == 2 else {
             throw ModelError(.badModel, "\(model.manifest.id): a Marian manifest names two languages, source then target "
                 + "(it has \(languages))")

@@ -23,10 +23,12 @@ public struct OpusGeneration: Sendable, Equatable, Codable {
     public var renormalize: Bool
     public var tokens: OpusTokens
     public var separateVocabularies: Bool
+    /// A multi-target model's `>>xxx<<` token of each target language (code → token).
+    public var languageTokens: [String: String]
 
     enum CodingKeys: String, CodingKey {
         case start, pad, unk, maxLength, lengthPenalty, minLength, earlyStopping, badWords, forcedEOS, renormalize, tokens,
-             separateVocabularies
+             separateVocabularies, languageTokens
     }
 
     public init(start: Int = 0, pad: Int = 0, unk: Int = 1, maxLength: Int = 512) {
@@ -42,6 +44,7 @@ public struct OpusGeneration: Sendable, Equatable, Codable {
         renormalize = false
         tokens = .init()
         separateVocabularies = false
+        languageTokens = [:]
     }
 
     public init(from decoder: any Decoder) throws {
@@ -58,6 +61,7 @@ public struct OpusGeneration: Sendable, Equatable, Codable {
         renormalize = try c.decodeIfPresent(Bool.self, forKey: .renormalize) ?? false
         tokens = try c.decodeIfPresent(OpusTokens.self, forKey: .tokens) ?? .init()
         separateVocabularies = try c.decodeIfPresent(Bool.self, forKey: .separateVocabularies) ?? false
+        languageTokens = try c.decodeIfPresent([String: String].self, forKey: .languageTokens) ?? [:]
         guard (2...4096).contains(maxLength) else {
             throw DecodingError.dataCorruptedError(forKey: .maxLength, in: c, debugDescription: "maxLength must be 2–4096")
         }

@@ -9,22 +9,31 @@ import WarbleText
 /// decodes it (`OpusDecoding`): greedy, or by beam search with the generation config's beams.
 public final class OpusTranslator: TextTranslator {
     public let modelID: String
+    /// The first of `languagePairs`.
     public let pair: LanguagePair
-    public var languagePairs: [LanguagePair] { [pair] }
+    /// One pair, or one a target of a multi-target model (its manifest's source, then its targets).
+    public let languagePairs: [LanguagePair]
     public var searchesBeams: Bool { true }
 
     public let tokenizer: OpusTokenizer
     let decoding: OpusDecoding
     /// The generation config's beams (`num_beams`).
     public let defaultBeams: Int
-    /// The `>>xxx<<` token a multi-target model is given for the target language (nil: none).
-    let languageToken: String?
+    /// The `>>xxx<<` token a multi-target model is given for each target language.
+    let languageTokens: [String: String]
     let splitter: SentenceSplitter
 
-    public init(directory: URL, pair: LanguagePair, modelID: String, configuration: MarianConfiguration,
+    public convenience init(directory: URL, pair: LanguagePair, modelID: String, configuration: MarianConfiguration,
+                            sessionOptions: SessionOptions = .init()) throws {
+        try self.init(directory: directory, pairs: [pair], modelID: modelID, configuration: configuration, sessionOptions: sessionOptions)
+    }
+
+    public init(directory: URL, pairs: [LanguagePair], modelID: String, configuration: MarianConfiguration,
                 sessionOptions: SessionOptions = .init()) throws {
+        guard let pair = pairs.first else { throw ModelError(.badModel, "\(modelID): its manifest names no language pair") }
         self.modelID = modelID
         self.pair = pair
+        languagePairs = pairs
         splitter = SentenceSplitter(language: pair.source)
         guard let generation = configuration.opus else {
             throw ModelError(.badModel, "\(modelID): its manifest's config is not an Opus-MT one (kind \(configuration.kind))")
@@ -59,7 +68,14 @@ public final class OpusTranslator: TextTranslator {
                                 eos: tokenizer.eos, generation: generation, maxLength: generation.maxLength)
         defaultBeams = configuration.beamSize
         let tokens = Set(tokenizer.languageTokens)
-        languageToken = tokens.isEmpty ? nil : OpusLanguageTokens.token(for: pair.target, among: tokens)
+        var byLanguage: [String: String] = [:]
+        for target in pairs.map(\.target) {
+            let primary = LanguageCode.primary(target)
+            if let token = generation.languageTokens[primary] ?? OpusLanguageTokens.token(for: target, among: tokens) {
+                byLanguage[primary] = token
+            }
+        }
+        languageTokens = byLanguage
     }
 
     /// The source row of a sentence (`tokenizer(sentence).input_ids`).
@@ -70,9 +86,11 @@ public final class OpusTranslator: TextTranslator {
         try decoding.decode(sourceIDs(sentence), beamSize: beamSize ?? defaultBeams)
     }
 
-    /// One sentence, as given: `batch_decode(generate(...), skip_special_tokens=True)`.
-    public func translate(sentence: String, beamSize: Int? = nil) throws -> String {
-        let text = languageToken.map { "\($0) \(sentence)" } ?? sentence
+    /// One sentence, as given: `batch_decode(generate(...), skip_special_tokens=True)`; a multi-target
+    /// model is given the `>>xxx<<` token of `target` (nil: the first pair's) before it.
+    public func translate(sentence: String, beamSize: Int? = nil, target: String? = nil) throws -> String {
+        let token = languageTokens[LanguageCode.primary(target ?? pair.target)]
+        let text = token.map { "\($0) \(sentence)" } ?? sentence
         return tokenizer.decode(try decoding.decode(sourceIDs(text), beamSize: beamSize ?? defaultBeams))
     }
 
@@ -84,9 +102,9 @@ public final class OpusTranslator: TextTranslator {
 
     public func pieces(ofLine line: String) -> (pieces: [String], separator: String)? { (sentences(ofLine: line), separator) }
 
-    public func translate(line: String, beamSize: Int? = nil) throws -> String {
-        try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize) }.filter { !$0.isEmpty }
-            .joined(separator: separator)
+    public func translate(line: String, beamSize: Int? = nil, target: String? = nil) throws -> String {
+        try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize, target: target) }.filter { !$0.isEmpty }
+            .joined(separator: LanguageCode.usesSpaces(target ?? pair.target) ? " " : "")
     }
 
     public func translate(_ text: String, pair: LanguagePair) async throws -> String {
@@ -94,11 +112,13 @@ public final class OpusTranslator: TextTranslator {
     }
 
     public func translate(_ text: String, pair: LanguagePair, beamSize: Int?) async throws -> String {
-        guard LanguageCode.same(pair.source, self.pair.source), LanguageCode.same(pair.target, self.pair.target) else {
-            throw ModelError(.badInput, "\(modelID) translates \(self.pair), not \(pair)")
+        guard let asked = languagePairs.first(where: {
+            LanguageCode.same(pair.source, $0.source) && LanguageCode.same(pair.target, $0.target)
+        }) else {
+            throw ModelError(.badInput, "\(modelID) translates \(languagePairs.map(\.description).joined(separator: ", ")), not \(pair)")
         }
         return try text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { try translate(line: String($0), beamSize: beamSize) }.joined(separator: "\n")
+            .map { try translate(line: String($0), beamSize: beamSize, target: asked.target) }.joined(separator: "\n")
     }
 }
 
