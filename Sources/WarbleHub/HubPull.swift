@@ -33,7 +33,12 @@ public struct HubPull: Sendable {
         switch reference.family {
         case "piper": return "piper-\(reference.name)"
         case "whisper": return "whisper-\(reference.name)"
-        default: return catalogue.entry(reference.name)?.modelID(variant: reference.variant) ?? reference.name
+        default:
+            if let (entry, _) = catalogue.templated(reference.name) {
+                guard let variant = reference.variant, variant != entry.defaultVariant else { return reference.name }
+                return "\(reference.name)-\(variant)"
+            }
+            return catalogue.entry(reference.name)?.modelID(variant: reference.variant) ?? reference.name
         }
     }
 
@@ -70,12 +75,13 @@ public struct HubPull: Sendable {
             let source = HubModelSource(client: client, repo: PiperVoiceCatalogue.repo, commit: commit)
             return try await install(try await PiperVoiceCatalogue.plan(voice, source: source, tools: tools), source)
         }
+        let templated = reference.repo == nil ? catalogue.templated(reference.name) : nil
         guard let entry = reference.family == "piper" || reference.family == "whisper"
-            ? catalogue.entry(family: reference.family) : catalogue.entry(reference.name) else {
+            ? catalogue.entry(family: reference.family) : templated?.entry ?? catalogue.entry(reference.name) else {
             throw HubError(.notFound, "the catalogue has no \(reference)")
         }
         let variantRepo = try entry.files(variant: reference.variant).repo
-        let repo = reference.repo ?? variantRepo ?? entry.repo.replacingOccurrences(of: "{size}", with: reference.name)
+        let repo = reference.repo ?? variantRepo ?? entry.repo.replacingOccurrences(of: "{size}", with: templated?.size ?? reference.name)
         let commit = try await client.commit(repo: repo, revision: reference.revision)
         let source = HubModelSource(client: client, repo: repo, commit: commit)
         switch reference.family {
@@ -89,6 +95,10 @@ public struct HubPull: Sendable {
                                                                  tools: tools, id: id), source)
         default:
             let files = try await client.tree(repo: repo, revision: commit)
+            if entry.convert != nil {
+                return try await install(try ConvertedRepositoryPlan.plan(entry, variant: reference.variant, repo: repo, tree: files, id: id,
+                                                                          origin: source.origin, tools: tools), source)
+            }
             return try await install(try RepositoryPlan.plan(entry, variant: reference.variant, repo: repo, tree: files, id: id,
                                                              tools: tools), source)
         }

@@ -53,8 +53,12 @@ public struct ModelCatalogue: Sendable, Decodable {
         public var sampleRate: Int
         public var defaultVariant: String?
         public var variants: [String: Files]
-        /// Whisper's sizes.
+        /// What fills `{size}` in a templated id: Whisper's sizes, Opus-MT's pairs.
         public var sizes: [String]
+        /// The languages of each size, when they differ by size (an Opus-MT pair: source, target).
+        public var sizeLanguages: [String: [String]]
+        /// The download of each size, when known (approximate).
+        public var sizeBytes: [String: Int64]
         public var shared: Files
         /// The project tool that converts it on pull.
         public var convert: String?
@@ -69,7 +73,7 @@ public struct ModelCatalogue: Sendable, Decodable {
         public var isPyPI: Bool { !wheels.isEmpty }
 
         enum CodingKeys: String, CodingKey {
-            case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, convert,
+            case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, sizeLanguages, sizeBytes, convert,
                  needs, about, wheels, converterFiles
         }
 
@@ -86,6 +90,8 @@ public struct ModelCatalogue: Sendable, Decodable {
             defaultVariant = try c.decodeIfPresent(String.self, forKey: .defaultVariant)
             variants = try c.decodeIfPresent([String: Files].self, forKey: .variants) ?? [:]
             sizes = try c.decodeIfPresent([String].self, forKey: .sizes) ?? []
+            sizeLanguages = try c.decodeIfPresent([String: [String]].self, forKey: .sizeLanguages) ?? [:]
+            sizeBytes = try c.decodeIfPresent([String: Int64].self, forKey: .sizeBytes) ?? [:]
             shared = try Files(from: decoder)
             shared.repo = nil  // the entry's own `repo`, read above; only a variant names another
             convert = try c.decodeIfPresent(String.self, forKey: .convert)
@@ -112,6 +118,9 @@ public struct ModelCatalogue: Sendable, Decodable {
             return shared.adding(own)
         }
 
+        /// The languages of the model `size` fills in (the entry's when it lists none for the size).
+        public func languages(size: String) -> [String] { sizeLanguages[size] ?? languages }
+
         /// The id a variant installs as: the plain id for the default, `ID-VARIANT` otherwise.
         public func modelID(variant: String?) -> String {
             guard let variant, variant != defaultVariant else { return id }
@@ -125,6 +134,18 @@ public struct ModelCatalogue: Sendable, Decodable {
     /// The Hub model `id` (or, with `pypi`, the model the set-up installs from PyPI wheels).
     public func entry(_ id: String, pypi: Bool = false) -> Entry? {
         models.first { $0.id == id && $0.isPyPI == pypi }
+    }
+
+    /// The entry whose id is a template (`opus-mt-{size}`) that `id` fills, and what fills it; nil
+    /// when none matches (Whisper's entry is matched by its own reference form).
+    public func templated(_ id: String) -> (entry: Entry, size: String)? {
+        for entry in models where !entry.isPyPI && entry.family != "whisper" {
+            let parts = entry.id.components(separatedBy: "{size}")
+            guard parts.count == 2, id.hasPrefix(parts[0]), id.hasSuffix(parts[1]),
+                  id.count > parts[0].count + parts[1].count else { continue }
+            return (entry, String(id.dropFirst(parts[0].count).dropLast(parts[1].count)))
+        }
+        return nil
     }
 
     /// The family's Hub entry.

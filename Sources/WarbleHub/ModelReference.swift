@@ -92,6 +92,18 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
             variant = nil
             return
         }
+        if let (entry, size) = catalogue.templated(parts[0]) {
+            guard entry.sizes.contains(size) else {
+                throw HubError(.notFound, "the catalogue lists no '\(parts[0])' (\(entry.about.isEmpty ? entry.id : entry.about)); "
+                    + "`warble models available` lists those it has, and hf:\(entry.repo.replacingOccurrences(of: "{size}", with: size)) "
+                    + "--family \(entry.family) pulls a repository it does not list")
+            }
+            family = entry.family
+            name = parts[0]
+            variant = parts.count > 1 ? parts[1] : nil
+            if let variant { _ = try entry.files(variant: variant) }
+            return
+        }
         guard let entry = catalogue.entry(parts[0]), !entry.id.contains("{") else {
             throw HubError(.notFound, "'\(text)' is not a model warble can pull: \(usage) (warble models available lists them)")
         }

@@ -32,9 +32,10 @@ enum RepositoryPlan {
         }
     }
 
-    static func plan(_ entry: ModelCatalogue.Entry, variant: String?, repo: String, tree: [HubClient.TreeEntry],
-                     id: String, tools: ConversionTools? = nil) throws -> ModelInstaller.Plan {
-        let wanted = try entry.files(variant: variant)
+    /// The tree entries of `wanted` (each with the catalogue name it stands for); a clear error naming
+    /// what the repository lacks (and, for an entry with variants, the variants it does publish).
+    static func choose(_ wanted: ModelCatalogue.Files, tree: [HubClient.TreeEntry], repo: String,
+                       layout: String, variantsOf entry: ModelCatalogue.Entry? = nil) throws -> [(name: String, entry: HubClient.TreeEntry)] {
         let byPath = Dictionary(tree.filter { $0.type == "file" }.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         var chosen: [(name: String, entry: HubClient.TreeEntry)] = []
         var missing: [String] = []
@@ -49,17 +50,26 @@ enum RepositoryPlan {
             }
         }
         guard missing.isEmpty else {
-            let published = publishedVariants(entry, in: byPath)
-            throw HubError(.notFound, "\(repo) is not laid out as \(entry.id)\(variant.map { ":\($0)" } ?? ""): it lacks "
-                + missing.joined(separator: ", ")
-                + (entry.variants.isEmpty ? "" : published.isEmpty ? "; it publishes none of \(entry.id)'s variants"
-                    : "; the variants it publishes: " + published.map { "\(entry.id):\($0)" }.joined(separator: ", ")))
+            var hint = ""
+            if let entry, !entry.variants.isEmpty {
+                let published = publishedVariants(entry, in: byPath)
+                hint = published.isEmpty ? "; it publishes none of \(entry.id)'s variants"
+                    : "; the variants it publishes: " + published.map { "\(entry.id):\($0)" }.joined(separator: ", ")
+            }
+            throw HubError(.notFound, "\(repo) is not laid out as \(layout): it lacks " + missing.joined(separator: ", ") + hint)
         }
         for name in wanted.optional {
             if let found = resolve(name, in: byPath) { chosen.append((name, found)) }
         }
         var seen = Set<String>()
-        chosen = chosen.filter { seen.insert($0.entry.path).inserted }
+        return chosen.filter { seen.insert($0.entry.path).inserted }
+    }
+
+    static func plan(_ entry: ModelCatalogue.Entry, variant: String?, repo: String, tree: [HubClient.TreeEntry],
+                     id: String, tools: ConversionTools? = nil) throws -> ModelInstaller.Plan {
+        let chosen = try choose(try entry.files(variant: variant), tree: tree, repo: repo,
+                                layout: entry.id + (variant.map { ":\($0)" } ?? ""), variantsOf: entry)
+        let paths = Set(chosen.map(\.entry.path))
         let names = Dictionary(chosen.map { ($0.name, $0.entry.path) }, uniquingKeysWith: { a, _ in a })
         let variantName = variant ?? entry.defaultVariant
         let widened = chosen.map(\.entry.path).filter { $0.hasSuffix(".onnx") && $0.contains("fp16") }
@@ -80,7 +90,6 @@ enum RepositoryPlan {
         }
         // A NeuTTS backbone published as safetensors only (the authors' repositories) is converted to
         // ONNX on pull; a repository that has the ONNX export is taken as it is.
-        let paths = Set(chosen.map(\.entry.path))
         let convertsBackbone = entry.family == "neutts" && paths.contains("model.safetensors") && !paths.contains("onnx/model.onnx")
         if convertsBackbone {
             guard let tools else {

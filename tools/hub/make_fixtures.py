@@ -16,7 +16,9 @@ neuphonic/neucodec-onnx-decoder(-int8) with tools/neutts's synthetic graphs;
 csukuangfj/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17 with tools/sensevoice's synthetic export; and, with small seeded
 random files (their layouts, not their networks, are under test): chatterbox's fp16 files (an
 .onnx_data beside three of the four). someone/joe-voice holds the default voice as one repository
-(voice/en_US-joe-medium.onnx and .onnx.json), for hf:OWNER/REPO --family piper.
+(voice/en_US-joe-medium.onnx and .onnx.json), for hf:OWNER/REPO --family piper. Helsinki-NLP/opus-mt-en-de
+and opus-mt-tc-big-en-fr are tools/marian/make_opus_fixtures.py's tiny Opus-MT checkpoints (its goldens
+in OUTDIR/opus-goldens).
 tools/hub/hub_server.py serves it.
 
     make_fixtures.py OUTDIR
@@ -76,6 +78,15 @@ def main(argv):
             shutil.copyfile(source, os.path.join(systran, name))
     make_seed_repos(tree, seed_graphs(out, "cosyvoice3", "campplus.onnx"), seed_graphs(out, "chatterbox", "tokenizer.json"),
                     seed_graphs(out, "neutts", "onnx/model.onnx"), seed_graphs(out, "sensevoice", "model.onnx"))
+    # Opus-MT: tools/marian's two tiny checkpoints as Helsinki-NLP publishes them (pytorch_model.bin only;
+    # float16 model.safetensors only), with transformers' goldens beside the tree (OUTDIR/opus-goldens).
+    opus = os.path.join(os.path.dirname(os.path.abspath(out)), "marian", "opus")
+    if not os.path.isfile(os.path.join(opus, "goldens", "opus-mt-tc-big-en-fr.json")):
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "marian", "make_opus_fixtures.py"), opus], check=True,
+                       stdout=subprocess.DEVNULL)
+    copy_tree(os.path.join(opus, "repos"), tree)
+    shutil.rmtree(os.path.join(out, "opus-goldens"), ignore_errors=True)
+    shutil.copytree(os.path.join(opus, "goldens"), os.path.join(out, "opus-goldens"))
     joe = os.path.join(tree, "someone", "joe-voice", "voice")
     os.makedirs(joe)
     for source, name in ((model, "en_US-joe-medium.onnx"), (os.path.join(model_dir, "config.json"), "en_US-joe-medium.onnx.json")):

@@ -13,6 +13,9 @@ Outputs:
                         engine (`NativeDirection(model_dir).translate(line)`, one call per line); and, for a
                         few lines, the shortlist reference.py decodes over
   goldens/*.extra.json  the same for a few lines of several sentences
+  opus/                 make_opus_fixtures.py's two tiny Opus-MT repositories (opus/repos/Helsinki-NLP/...,
+                        served by the Hub imitation) with transformers' goldens, and each converted by
+                        convert_opus.py into opus/converted/NAME (and NAME-int8)
 The native engine comes from tools/marian/install_parity.sh (scripts/test.sh runs it first).
 """
 from __future__ import annotations
@@ -77,6 +80,13 @@ def main(argv: list[str]) -> int:
             same = sum(e["referenceText"] == e["nativeText"] for e in entries)
             print(f"{name}: {len(entries)} lines, reference = native on {same}", file=sys.stderr)
             (out / "goldens" / f"{name}.json").write_text(json.dumps(entries, ensure_ascii=False, indent=0) + "\n")
+    import convert_opus
+    import make_opus_fixtures
+    make_opus_fixtures.main([str(out / "opus")])
+    for repo in sorted((out / "opus" / "repos" / "Helsinki-NLP").iterdir()):
+        for int8 in (False, True):
+            convert_opus.convert(repo, out / "opus" / "converted" / (repo.name + ("-int8" if int8 else "")), repo.name,
+                                 f"hf:Helsinki-NLP/{repo.name} (fixture: tools/marian/make_opus_fixtures.py)", int8)
     return 0
 
 

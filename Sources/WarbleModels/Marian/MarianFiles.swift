@@ -13,6 +13,10 @@ public struct MarianConfiguration: Sendable, Equatable, Codable {
     public var beamSize: Int
     /// A finished hypothesis is ranked by its log-probability / length^normalize (`normalize`).
     public var normalize: Double
+    /// "bergamot" (convert.py: an SSRU decoder over a shortlist) or "opus" (convert_opus.py: a
+    /// transformers MarianMTModel with a KV cache); `opus` holds the latter's ids and generation settings.
+    public var kind: String
+    public var opus: OpusGeneration?
 
     public init(maxLengthFactor: Double = 2.5, eos: Int = 0, maxSourceTokens: Int = 128, beamSize: Int = 1, normalize: Double = 1) {
         self.maxLengthFactor = maxLengthFactor
@@ -20,7 +24,11 @@ public struct MarianConfiguration: Sendable, Equatable, Codable {
         self.maxSourceTokens = maxSourceTokens
         self.beamSize = beamSize
         self.normalize = normalize
+        kind = "bergamot"
+        opus = nil
     }
+
+    enum CodingKeys: String, CodingKey { case maxLengthFactor, eos, maxSourceTokens, beamSize, normalize, kind, opus }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -29,6 +37,11 @@ public struct MarianConfiguration: Sendable, Equatable, Codable {
         maxSourceTokens = try c.decodeIfPresent(Int.self, forKey: .maxSourceTokens) ?? 128
         beamSize = try c.decodeIfPresent(Int.self, forKey: .beamSize) ?? 1
         normalize = try c.decodeIfPresent(Double.self, forKey: .normalize) ?? 1
+        kind = try c.decodeIfPresent(String.self, forKey: .kind) ?? "bergamot"
+        opus = kind == "opus" ? try OpusGeneration(from: decoder) : nil
+        guard ["bergamot", "opus"].contains(kind) else {
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: c, debugDescription: "kind is bergamot or opus, not \(kind)")
+        }
         guard (1...16).contains(beamSize) else {
             throw DecodingError.dataCorruptedError(forKey: .beamSize, in: c, debugDescription: "beamSize must be 1–16")
         }

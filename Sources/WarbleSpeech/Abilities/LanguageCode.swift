@@ -5,4 +5,8 @@ public enum LanguageCode {
     }
 
     public static func same(_ a: String, _ b: String) -> Bool { primary(a) == primary(b) }
+
+    /// Whether sentences of the language are joined by a space (not Chinese, Japanese, Thai, Lao,
+    /// Khmer or Burmese).
+    public static func usesSpaces(_ code: String) -> Bool { !["zh", "ja", "th", "lo", "km", "my", "yue"].contains(primary(code)) }
 }

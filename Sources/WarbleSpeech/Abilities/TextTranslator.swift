@@ -8,6 +8,10 @@ public protocol TextTranslator: Sendable {
     var searchesBeams: Bool { get }
     /// `text` in `pair.target`, by beam search of `beamSize` (nil: the model's default decoding).
     func translate(_ text: String, pair: LanguagePair, beamSize: Int?) async throws -> String
+    /// The pieces a line is translated in, one after the other (its sentences), and what joins their
+    /// translations; nil when the line is translated as one sequence. A caller may translate the pieces
+    /// one by one and show each as it is done: the result is the same.
+    func pieces(ofLine line: String) -> (pieces: [String], separator: String)?
 }
 
 extension TextTranslator {
@@ -17,6 +21,8 @@ extension TextTranslator {
     public func translate(_ text: String, pair: LanguagePair, beamSize: Int?) async throws -> String {
         try await translate(text, pair: pair)
     }
+
+    public func pieces(ofLine line: String) -> (pieces: [String], separator: String)? { nil }
 }
 
 /// A translation direction: language codes ("en", "de").

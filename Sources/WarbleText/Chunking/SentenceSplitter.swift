@@ -16,6 +16,26 @@ public struct SentenceSplitter: Sendable {
         self.abbreviations = abbreviations
     }
 
+    /// Abbreviations of other languages (lower case, without the final dot), added to the English ones
+    /// for text in that language.
+    public static let abbreviationsByLanguage: [String: Set<String>] = [
+        "de": ["z.b", "bzw", "usw", "u.a", "d.h", "ca", "vgl", "str", "nr", "hr", "fr", "dr", "prof", "evtl", "ggf", "inkl", "mio", "mrd",
+               "jh", "s", "u.s.w", "o.ä", "z.t"],
+        "fr": ["m", "mm", "mme", "mlle", "dr", "etc", "p.ex", "cf", "env", "av", "bd", "n°", "st", "ste", "vol", "p", "c.-à-d"],
+        "es": ["sr", "sra", "srta", "dr", "dra", "d", "dña", "ud", "uds", "etc", "p.ej", "pág", "núm", "av", "avda", "c", "aprox"],
+        "pt": ["sr", "sra", "srta", "dr", "dra", "prof", "profa", "etc", "p.ex", "pág", "n.º", "av", "aprox", "v.exa"],
+        "it": ["sig", "sig.ra", "dott", "prof", "ing", "avv", "ecc", "p.es", "pag", "n", "vol"],
+        "nl": ["dhr", "mevr", "dr", "prof", "bijv", "enz", "o.a", "d.w.z", "nr", "blz", "ca"],
+    ]
+
+    /// A splitter for text in `language` (a code: "de", "pt-BR"): the English abbreviations and the
+    /// language's. Chinese and Japanese full stops, Spanish ¿…? and ¡…!, Arabic and Devanagari marks
+    /// end sentences whatever the language.
+    public init(language: String) {
+        let primary = String(language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first ?? "")
+        self.init(abbreviations: Self.englishAbbreviations.union(Self.abbreviationsByLanguage[primary] ?? []))
+    }
+
     /// Abbreviations that only stand before a number ("No. 5", "Fig. 3").
     static let numberAbbreviations: Set<String> = ["no", "vol", "vols", "pp", "fig", "nr", "tel"]
 

@@ -5,6 +5,24 @@ extension SentencePieceTokenizer {
     /// dropped (every leading one when the model removes extra whitespace), then the denormalizer if the
     /// model has one. An id outside the vocabulary throws.
     public func decode(_ ids: [Int]) throws -> String {
+        var pieceTexts: [[UInt8]] = []
+        pieceTexts.reserveCapacity(ids.count)
+        for id in ids {
+            guard pieces.indices.contains(id) else {
+                throw TextError(.unknownToken, "id \(id) is outside the SentencePiece vocabulary (0..<\(pieces.count))")
+            }
+            pieceTexts.append(pieces[id].piece)
+        }
+        return decode(pieceBytes: pieceTexts)
+    }
+
+    /// The text of `pieces`, as Python `sentencepiece`'s `decode_pieces(pieces)`: each piece looked up
+    /// (PieceToId); one that is not in the vocabulary is written as it is.
+    public func decode(pieces: [String]) -> String {
+        decode(pieceBytes: pieces.map { Array($0.utf8) })
+    }
+
+    func decode(pieceBytes pieceTexts: [[UInt8]]) -> String {
         var text: [UInt8] = []
         var bytes: [UInt8] = []
         var expectsLeadingSpace = true
@@ -24,12 +42,8 @@ extension SentencePieceTokenizer {
             bytes.removeAll(keepingCapacity: true)
         }
 
-        for id in ids {
-            guard pieces.indices.contains(id) else {
-                throw TextError(.unknownToken, "id \(id) is outside the SentencePiece vocabulary (0..<\(pieces.count))")
-            }
+        for pieceBytes in pieceTexts {
             // As sentencepiece does, the piece's text is looked up again (PieceToId).
-            let pieceBytes = pieces[id].piece
             let lookedUp = Int(pieceID(pieceBytes))
             let type = pieces[lookedUp].type
             if type == .byte, let byte = Self.byteValue(pieces[lookedUp].piece) {

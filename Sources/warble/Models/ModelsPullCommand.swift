@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WarbleEngine
 import WarbleHub
+import WarbleSpeech
 
 /// `warble models pull REF...`: models from the Hugging Face Hub into $WARBLE_HOME/models.
 struct ModelsPullCommand: AsyncParsableCommand {
@@ -199,6 +200,15 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
     @Option(help: "Only models for this language (en, en_US, de-DE, ...).")
     var language: String?
 
+    @Option(help: "Only models with this ability: synthesis, recognition, translation, ...")
+    var task: String?
+
+    @Option(name: .customLong("from"), help: "With --task translation: only models that translate from this language.")
+    var source: String?
+
+    @Option(name: .customLong("to"), help: "With --task translation: only models that translate into this language.")
+    var target: String?
+
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -235,10 +245,16 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         let installed = Set(store.scan().models.map(\.manifest.id))
         var entries: [Entry] = []
         var offlineCatalogue = false
-        for model in catalogue.models where (model.family != "piper" || model.isPyPI) && (family == nil || family?.lowercased() == model.family) {
+        let ability = task.flatMap { task in Ability.allCases.first { $0.rawValue.lowercased() == task.lowercased() } }
+        if let task, ability == nil {
+            SpeechInput.note("error: no task '\(task)'; tasks: " + Ability.allCases.map(\.rawValue).joined(separator: ", "))
+            throw ExitCode.failure
+        }
+        for model in catalogue.models where (model.family != "piper" || model.isPyPI) && (family == nil || family?.lowercased() == model.family)
+            && (ability.map { Engine.abilities(ofFamily: model.family).contains($0) } ?? true) {
             entries += catalogueEntries(model, installed: installed)
         }
-        if family == nil || family?.lowercased() == "piper" {
+        if family == nil || family?.lowercased() == "piper", ability == nil || ability == .synthesis, source == nil, target == nil {
             do {
                 // A listing reads one small file: with no network it gives up in seconds, not a download's minute.
                 let piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)", idleTimeout: Self.hubTimeout) { client in
@@ -279,6 +295,9 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
 
     /// Whether `languages` (a catalogue entry's) has the asked-for language; "multilingual" has all.
     func matches(_ languages: [String]) -> Bool {
+        // A translation model's languages are its source then its target.
+        if let source, !(languages.count == 2 && LanguageCode.same(languages[0], source)) { return false }
+        if let target, !(languages.count == 2 && LanguageCode.same(languages[1], target)) { return false }
         guard let language else { return true }
         let wanted = language.replacingOccurrences(of: "_", with: "-").lowercased()
         return languages.contains { tag in
@@ -290,22 +309,25 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
     /// A catalogue model's rows: one per Whisper size, or per variant, or one.
     func catalogueEntries(_ model: ModelCatalogue.Entry, installed: Set<String>) -> [Entry] {
         let runs = !Engine.abilities(ofFamily: model.family).isEmpty
-        var rows: [(id: String, reference: String, quality: String?, languages: [String])] = []
+        var rows: [(id: String, reference: String, quality: String?, languages: [String], bytes: Int64?)] = []
         if model.isPyPI {
-            rows = [(model.id, "pypi:\(model.id)", "PyPI wheel", model.languages)]
+            rows = [(model.id, "pypi:\(model.id)", "PyPI wheel", model.languages, nil)]
         } else if !model.sizes.isEmpty {
-            rows = model.sizes.map { ("whisper-\($0)", "whisper-\($0)", nil, $0.hasSuffix(".en") ? ["en"] : model.languages) }
+            rows = model.sizes.map { size in
+                let id = model.id.replacingOccurrences(of: "{size}", with: size)
+                return (id, id, nil, size.hasSuffix(".en") ? ["en"] : model.languages(size: size), model.sizeBytes[size])
+            }
         } else if !model.variants.isEmpty {
             rows = model.variants.keys.sorted().map { variant in
-                (model.modelID(variant: variant), variant == model.defaultVariant ? model.id : "\(model.id):\(variant)", variant, model.languages)
+                (model.modelID(variant: variant), variant == model.defaultVariant ? model.id : "\(model.id):\(variant)", variant, model.languages, nil)
             }
         } else {
-            rows = [(model.id, model.id, nil, model.languages)]
+            rows = [(model.id, model.id, nil, model.languages, nil)]
         }
         return rows.filter { matches($0.languages) }.map { row in
             Entry(id: row.id, reference: row.reference, family: model.family,
                   language: row.languages.count > 3 ? "multilingual" : row.languages.joined(separator: ","), quality: row.quality,
-                  speakers: model.speakers ?? 0, bytes: nil, licence: model.licence, gated: model.gated,
+                  speakers: model.speakers ?? 0, bytes: row.bytes, licence: model.licence, gated: model.gated,
                   installed: installed.contains(row.id), runs: runs)
         }
     }

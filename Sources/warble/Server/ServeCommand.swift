@@ -236,7 +236,11 @@ struct ServerTranslator: TranslationBackend {
     let engine: Engine
 
     func translate(_ text: String, pair: LanguagePair) async throws -> (text: String, model: String) {
-        let chosen = try await engine.translator(for: pair)
+        let chosen: (id: String, translator: any TextTranslator, pair: LanguagePair)
+        do { chosen = try await engine.translator(for: pair) } catch let error as ModelError where error.kind == .badModel
+            && error.message.hasPrefix("no installed model translates") {
+            throw ModelError(.badModel, error.message + (await TranslateTextCommand.installHint(for: pair, engine: engine)))
+        }
         return (try await chosen.translator.translate(text, pair: chosen.pair), chosen.id)
     }
 }

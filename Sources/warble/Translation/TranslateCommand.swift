@@ -111,7 +111,7 @@ struct TranslateCommand: AsyncParsableCommand {
             let pairs = await engine.translationPairList
             if !SpeechTranslationRoute.reachable(to, pairs: pairs) {
                 throw ModelError(.badModel, "no installed translation model translates into \(to)"
-                    + TranslateTextCommand.installHint(for: LanguagePair(source: spoken ?? "en", target: to)))
+                    + (await TranslateTextCommand.installHint(for: LanguagePair(source: spoken ?? "en", target: to))))
             }
             if spoken != nil || LanguageCode.same(to, "en") {
                 _ = try await engine.speechTranslationRoute(model: model, spoken: spoken, target: to)

