@@ -26,5 +26,16 @@ report="$unit_dir/report"
 .venv/bin/python tools/deploy/check_deploy.py | tee "$report" || true
 read -r passed failed < <(sed -n 's/^check_deploy: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$report") || true
 [[ -n "${passed:-}" ]] || { passed=0; failed=1; }
+# The checker itself: a readiness probe on a route the server does not have, and a Service on another port, fail.
+broken="$unit_dir/broken"
+mkdir -p "$broken/Sources/WarbleServer" && cp -r deploy "$broken/" && cp Sources/WarbleServer/SpeechServer.swift "$broken/Sources/WarbleServer/"
+sed -i 's|path: /health/ready|path: /healthz|' "$broken/deploy/kubernetes/deployment.yaml"
+sed -i 's|targetPort: http|targetPort: 9000|' "$broken/deploy/kubernetes/service.yaml"
+if ! .venv/bin/python tools/deploy/check_deploy.py --root "$broken" > "$unit_dir/broken.log" \
+    && grep -q '^FAIL readinessProbe: GET /healthz' "$unit_dir/broken.log" && grep -q "^FAIL the Service targets" "$unit_dir/broken.log"; then
+    echo "ok   check_deploy.py fails a probe on a route the server lacks and a Service on another port"; passed=$((passed + 1))
+else
+    echo "FAIL check_deploy.py let a broken manifest through:"; cat "$unit_dir/broken.log"; failed=$((failed + 1))
+fi
 echo "deploy: $((passed + 1 - unit_failed)) passed, $((failed + unit_failed)) failed"
 ((failed + unit_failed == 0))

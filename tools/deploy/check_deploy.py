@@ -9,6 +9,7 @@ must let the drain finish (TimeoutStopSec above --drain-seconds) and stop with S
 Prints one line per check and "check_deploy: N passed, N failed".
 """
 
+import argparse
 import configparser
 import os
 import re
@@ -53,6 +54,10 @@ def drain_seconds(args: list[str]) -> float:
 
 
 def main() -> int:
+    global ROOT
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", default=ROOT, help="the checkout whose deploy/ and sources are checked (default: this one)")
+    ROOT = parser.parse_args().root
     routes = set(re.findall(r'on\(\.get, "(/[^"]*)"\)', read("Sources/WarbleServer/SpeechServer.swift")))
     check({"/health/live", "/health/ready"} <= routes, "the server registers /health/live and /health/ready")
 
