@@ -296,6 +296,12 @@ check "serve refuses a negative or endless drain time" bash -c "
     ! '$warble' serve --drain-seconds -1 2>'$work/err' && grep -q -- 'drain-seconds' '$work/err' &&
     ! '$warble' serve --drain-seconds=-1 2>'$work/err' && grep -q -- '--drain-seconds must be' '$work/err' &&
     ! '$warble' serve --drain-seconds inf 2>'$work/err' && grep -q -- '--drain-seconds must be' '$work/err'"
+check "serve --history-dir keeps the history in that folder (made at start), and an empty one is a usage error" bash -c "
+    '$warble' serve --help | grep -q -- '--history-dir <folder>' &&
+    { '$warble' serve --history-dir '' > '$work/hd.err' 2>&1; [[ \$? == 64 ]]; } && grep -q -- '--history-dir needs a folder' '$work/hd.err' &&
+    { '$warble' serve --no-preload --port 0 --history --history-dir '$work/hd/history' > '$work/hd.out' 2>&1 & } && pid=\$! &&
+    for _ in \$(seq 1 300); do grep -q 'serving on' '$work/hd.out' && break; sleep 0.1; done &&
+    kill \$pid && wait \$pid; [[ -f '$work/hd/history/history.sqlite' ]]"
 
 check "writing to /dev/null leaves it a device (files are written in place, never renamed over)" bash -c "
     '$warble' say -q 'Nothing to keep.' -o /dev/null && '$warble' say -q 'Nothing to keep.' --format raw -o /dev/null &&

@@ -5,7 +5,7 @@ import GRDB
 /// (a read-only home, a full disk, …); callers that record a session print it as a warning and go on.
 public struct HistoryError: Error, CustomStringConvertible, Sendable {
     public enum Reason: Sendable, Equatable {
-        case readOnly, diskFull, notFound, corrupt, other
+        case readOnly, diskFull, notFound, corrupt, unsafeFileSystem, other
     }
 
     public let reason: Reason
@@ -29,7 +29,7 @@ public struct HistoryError: Error, CustomStringConvertible, Sendable {
         case .readOnly: cause = "it is read-only or not writable"
         case .diskFull: cause = "the disk is full"
         case .corrupt: cause = "the database is damaged"
-        case .notFound, .other: cause = describe(error)
+        case .notFound, .unsafeFileSystem, .other: cause = describe(error)
         }
         return HistoryError(reason, "cannot \(what) at \(path): \(cause)")
     }

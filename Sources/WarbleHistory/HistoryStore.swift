@@ -7,7 +7,8 @@ import GRDB
 /// Writes are safe against a crash or a kill: a session's audio files are written and flushed before the
 /// transaction that adds the rows pointing at them, so a row never points at a missing file; a file whose
 /// session was never committed is an orphan, removed by the next open once it is older than `orphanAge`.
-/// Several processes may write at once: SQLite serialises the writers, each waiting up to `busyTimeout`.
+/// Several processes may write at once: SQLite serialises the writers, each waiting up to `busyTimeout`. They must
+/// be on one machine: a folder on a network or cluster file system is refused (`HistoryFileSystem`).
 public final class HistoryStore: Sendable {
     public let directory: URL
     public var databaseURL: URL { directory.appendingPathComponent("history.sqlite") }
@@ -22,6 +23,7 @@ public final class HistoryStore: Sendable {
         self.directory = directory
         audio = HistoryAudio(directory: directory.appendingPathComponent("audio", isDirectory: true))
         let path = directory.appendingPathComponent("history.sqlite").path
+        try HistoryFileSystem.requireLocal(directory)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             var configuration = Configuration()

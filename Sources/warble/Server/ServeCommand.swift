@@ -135,8 +135,14 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Flag(name: .customLong("history"), help: ArgumentHelp(
         "Keep every speech, transcription and translation request spoken or heard to its end in the history (text and audio).",
-        discussion: "Off by default: nothing a client sends is kept unless asked. The history's routes (/v1/history) serve $WARBLE_HOME/history whenever it exists and the server has an API key."))
+        discussion: "Off by default: nothing a client sends is kept unless asked. The history's routes (/v1/history) serve $WARBLE_HOME/history (or --history-dir) whenever it exists and the server has an API key."))
     var keepHistory = false
+
+    @Option(name: .customLong("history-dir"), help: ArgumentHelp(
+        "Keep and serve the history in this folder instead of $WARBLE_HOME/history.",
+        discussion: "For a server whose home is read-only or shared: a folder on a local disk of this server's own (a volume per replica). A folder on a network or cluster file system (NFS, SMB/CIFS, 9p, Ceph, …) is refused: SQLite's locking and its WAL index are not safe there, and two servers writing one history would corrupt it.",
+        valueName: "folder"))
+    var historyDir: String?
 
     func validate() throws {
         try OptionLimits.check(threads: threads)
@@ -164,6 +170,12 @@ struct ServeCommand: AsyncParsableCommand {
         }
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections)")
+        }
+        if let historyDir {
+            guard !historyDir.isEmpty else { throw ValidationError("--history-dir needs a folder") }
+            do { try HistoryFileSystem.requireLocal(historyDirectory) } catch let error as HistoryError {
+                throw ValidationError("--history-dir: \(error.message)")
+            }
         }
         // The rest of the bounds, as the server checks them: still a mistake on the command line (usage, exit 64).
         do { try settings().validate() } catch { throw ValidationError(error.description) }
@@ -216,15 +228,20 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
+    /// --history-dir, else `$WARBLE_HOME/history`.
+    private var historyDirectory: URL {
+        historyDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? HistoryStore.directory(home: ModelStore.defaultHome)
+    }
+
     /// The history the routes serve: opened (made) with --history, else when it exists; a history that cannot
     /// be opened stops the server with --history and is a warning without it.
     private func openHistory() throws -> ServerHistory? {
-        let directory = HistoryStore.directory(home: ModelStore.defaultHome)
+        let directory = historyDirectory
         guard keepHistory || FileManager.default.fileExists(atPath: directory.path) else { return nil }
         do {
             return ServerHistory(store: try HistoryStore(directory: directory))
         } catch let error as HistoryError {
-            if keepHistory { throw ValidationError("--history: \(error.message)") }
+            if keepHistory { throw ValidationError("\(historyDir == nil ? "--history" : "--history-dir"): \(error.message)") }
             SpeechInput.note("warning: the history is not served: \(error.message)")
             return nil
         }
