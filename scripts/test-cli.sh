@@ -384,21 +384,6 @@ check "models pull: seed families as published, by catalogue id and by repositor
     ${pull_env[*]} '$warble' models verify chatterbox-turbo-fp16 | grep -q '^ok' &&
     ${pull_env[*]} '$warble' models pull -q hf:someone/joe-voice --family piper &&
     ${pull_env[*]} '$warble' models list | grep -q '^piper-someone--joe-voice'"
-check "models check: a pulled model's graphs as the family expects them (exit 0), one with a renamed input named (exit 1)" bash -c "
-    ${pull_env[*]} '$warble' models check chatterbox-turbo-fp16 > '$work/check.out' &&
-    grep -q '^speech_encoder_fp16.onnx *in *audio_values .*ok\$' '$work/check.out' &&
-    grep -q '^verdict: chatterbox-turbo-fp16 is as family chatterbox expects (4 graphs' '$work/check.out' &&
-    ${pull_env[*]} '$warble' models check chatterbox-turbo-fp16 --json | python3 -c 'import json, sys; sys.exit(not json.load(sys.stdin)[\"graphs\"])' &&
-    ${pull_env[*]} '$warble' models check piper-someone--joe-voice | grep -q 'verdict: piper-someone--joe-voice loads' &&
-    cp -r '$work/pulled/models/chatterbox-turbo-fp16' '$work/pulled/models/chatterbox-renamed' &&
-    sed -i 's/\"chatterbox-turbo-fp16\"/\"chatterbox-renamed\"/' '$work/pulled/models/chatterbox-renamed/manifest.json' &&
-    f='$work/pulled/models/chatterbox-renamed/onnx/speech_encoder_fp16.onnx' &&
-    '$warble_root/.venv/bin/python' '$warble_root/tools/chatterbox/rename_input.py' \$f \$f &&
-    ! ${pull_env[*]} '$warble' models check chatterbox-renamed > '$work/check-bad.out' &&
-    grep -q 'verdict: chatterbox-renamed differs from what family chatterbox expects (2 differences)' '$work/check-bad.out' &&
-    grep -q \"input 'audio_values': expected float or float16, found missing\" '$work/check-bad.out' &&
-    ${pull_env[*]} '$warble' models check no-such-model 2>&1 | grep -q \"model 'no-such-model' is not installed\" &&
-    rm -rf '$work/pulled/models/chatterbox-renamed'"
 # CosyVoice 3 end to end on the Hub imitation's synthetic graphs (the real weights cannot be had here):
 # a voice from a clip and its transcript, then speech of whole tokens (960 samples each) at 24 kHz.
 ln -s "$real_home/models/silero-vad" "$work/pulled/models/silero-vad" 2>/dev/null
@@ -447,6 +432,21 @@ check "chatterbox-turbo as pulled: voice add from a clip, say with it (a file, a
     sox '$work/box-clip.wav' '$work/box-short.wav' trim 0 3 &&
     ! ${pull_env[*]} '$warble' voice add short --model chatterbox --from '$work/box-short.wav' --no-check 2> '$work/box-e1' &&
     grep -q 'needs at least 5.0 s' '$work/box-e1'"
+check "models check: a pulled model's graphs as the family expects them (exit 0), one with a renamed input named (exit 1)" bash -c "
+    ${pull_env[*]} '$warble' models check chatterbox-turbo > '$work/check.out' &&
+    grep -q '^speech_encoder.onnx *in *audio_values .*ok\$' '$work/check.out' &&
+    grep -q '^verdict: chatterbox-turbo is as family chatterbox expects (4 graphs' '$work/check.out' &&
+    ${pull_env[*]} '$warble' models check chatterbox-turbo --json | python3 -c 'import json, sys; sys.exit(not json.load(sys.stdin)[\"graphs\"])' &&
+    ${pull_env[*]} '$warble' models check piper-someone--joe-voice | grep -q 'verdict: piper-someone--joe-voice loads' &&
+    cp -r '$work/pulled/models/chatterbox-turbo' '$work/pulled/models/chatterbox-renamed' &&
+    sed -i 's/\"id\" *: *\"chatterbox-turbo\"/\"id\": \"chatterbox-renamed\"/' '$work/pulled/models/chatterbox-renamed/manifest.json' &&
+    f='$work/pulled/models/chatterbox-renamed/onnx/speech_encoder.onnx' &&
+    '$warble_root/.venv/bin/python' '$warble_root/tools/chatterbox/rename_input.py' \$f \$f &&
+    ! ${pull_env[*]} '$warble' models check chatterbox-renamed > '$work/check-bad.out' &&
+    grep -q 'verdict: chatterbox-renamed differs from what family chatterbox expects (2 differences)' '$work/check-bad.out' &&
+    grep -q \"input 'audio_values': expected float or float16, found missing\" '$work/check-bad.out' &&
+    ${pull_env[*]} '$warble' models check no-such-model 2>&1 | grep -q \"model 'no-such-model' is not installed\" &&
+    rm -rf '$work/pulled/models/chatterbox-renamed'"
 # NeuTTS end to end on the Hub imitation's synthetic graphs (tools/neutts): the backbone already in
 # ONNX, NeuCodec pulled with it; a voice from its reference codes (NeuCodec's encoder has no ONNX),
 # then speech of whole codes (480 samples each) at 24 kHz, in a file and streamed.
