@@ -64,16 +64,7 @@ def chooser(settings, draws):
         kept = np.nonzero(np.isfinite(s))[0]
         p = reference.softmax64(s[kept])
         idx = np.lexsort((kept, -p))
-        cands, probs = kept[idx], p[idx]
-        u = draws()
-        left, token = u, int(cands[-1])
-        for t, pr in zip(cands, probs):
-            left -= pr
-            if left < 0:
-                token = int(t)
-                break
-        edges = np.cumsum(probs)[:-1]
-        distance = float(np.min(np.abs(edges - u))) if edges.size else 1.0
+        token, distance = reference.inverse_cdf(kept[idx], p[idx], draws())
         return token, dict(kept=int(kept.size), boundary_distance=distance, top_p_margin=top_p_margin)
     return choose
 

@@ -161,7 +161,13 @@ def sample(scores, u, temperature=TEMPERATURE, top_k=TOP_K, order="probability")
         idx = np.lexsort((kept, -p))
     else:                                   # a porting bug: candidates in id order
         idx = np.argsort(kept, kind="stable")
-    cands, probs = kept[idx], p[idx]
+    token, distance = inverse_cdf(kept[idx], p[idx], u)
+    return token, dict(kept=int(kept.size), u=u, boundary_distance=distance)
+
+
+def inverse_cdf(cands, probs, u):
+    """The token whose cumulative probability first passes u (the last one if rounding leaves u over), and
+    u's distance to the nearest inner boundary (how far the draw is from choosing a neighbour)."""
     left, token = u, int(cands[-1])
     for t, pr in zip(cands, probs):
         left -= pr
@@ -169,8 +175,7 @@ def sample(scores, u, temperature=TEMPERATURE, top_k=TOP_K, order="probability")
             token = int(t)
             break
     edges = np.cumsum(probs)[:-1]
-    distance = float(np.min(np.abs(edges - u))) if edges.size else 1.0
-    return token, dict(kept=int(kept.size), u=u, boundary_distance=distance)
+    return token, float(np.min(np.abs(edges - u))) if edges.size else 1.0
 
 
 # -------------------------------------------------------------------------------------------------
