@@ -64,7 +64,7 @@ check_warnings() {
 step "no compiler warnings" check_warnings
 
 step "layers (tools/layers/check_layers.py)" bash -c \
-    'python3 tools/layers/check_layers.py || { echo "warble: error: a layer depends on what it must not (see above; Docs/Architecture.md)" >&2; exit 1; }'
+    'python3 tools/layers/test_family_strings.py && python3 tools/layers/check_layers.py || { echo "warble: error: a layer depends on what it must not (see above; Docs/Architecture.md)" >&2; exit 1; }'
 
 step "Opus-MT's converter: readers and refusals (tools/marian/test_opus_weights.py)" bash -c \
     '.venv/bin/python tools/marian/test_opus_weights.py >/dev/null || { echo "warble: error: tools/marian/convert_opus.py failed its checks (run tools/marian/test_opus_weights.py)" >&2; exit 1; }'

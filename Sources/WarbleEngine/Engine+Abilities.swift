@@ -34,7 +34,7 @@ extension Engine {
         guard let whisper = try await recognizer(for: id) as? WhisperRecognizer, whisper.model.configuration.multilingual else {
             return nil
         }
-        let detection = try await Task.detached(priority: .userInitiated) { try whisper.detectLanguage(audio) }.value
+        let detection = try await whisper.detectLanguage(audio)
         return (detection.language, detection.probability)
     }
 

@@ -214,14 +214,30 @@ public actor Engine {
     /// The request's relay: it starts the run on its first pull and tells the engine when the request is over.
     public nonisolated func relay(_ request: SynthesisRequest) -> SynthesisRelay {
         SynthesisRelay { [self] in
-            let (stream, model) = try await start(request)
+            let (stream, model) = try await start(request, voice: nil)
             return (stream, { await self.finish(model: model) })
         }
     }
 
-    /// The loaded synthesizer for a voice, and the request rewritten to name that voice.
-    func start(_ request: SynthesisRequest) async throws -> (AsyncThrowingStream<AudioChunk, any Error>, String) {
-        let voice = try voice(request.voice)
+    /// The relay of a request whose voice the caller resolved already (with `voice(_:)`): it is not looked up again.
+    public nonisolated func relay(_ request: SynthesisRequest, voice: VoiceDescription,
+                                  observer: SynthesisRelay.Observer?) -> SynthesisRelay {
+        SynthesisRelay(observer: observer) { [self] in
+            let (stream, model) = try await start(request, voice: voice)
+            return (stream, { await self.finish(model: model) })
+        }
+    }
+
+    /// The voice-resolved counterpart of `synthesize(_:)`.
+    public nonisolated func synthesize(_ request: SynthesisRequest, voice: VoiceDescription) -> AsyncThrowingStream<AudioChunk, any Error> {
+        relay(request, voice: voice, observer: nil).stream
+    }
+
+    /// The loaded synthesizer for a voice (the request's, unless the caller resolved it already), and the request
+    /// rewritten to name that voice.
+    func start(_ request: SynthesisRequest, voice resolved: VoiceDescription?) async throws
+        -> (AsyncThrowingStream<AudioChunk, any Error>, String) {
+        let voice = try resolved ?? voice(request.voice)
         let renderer = try await renderer(for: voice.model)
         var named = request
         named.voice = voice.id
@@ -249,8 +265,13 @@ public actor Engine {
         }
         if active.isEmpty, configuration.releaseMemoryWhenIdle {
             // Nothing is being synthesised: give the heap's free memory back (off the actor: it walks the heap).
-            Task.detached(priority: .background) { ProcessHeap.releaseFreeMemory() }
+            Self.releaseFreeMemory()
         }
+    }
+
+    /// Gives the heap's free memory back (it walks the heap: blocking work, off the actor and the pool).
+    private static func releaseFreeMemory() {
+        Task { try? await BlockingWork.run { ProcessHeap.releaseFreeMemory() } }
     }
 
     // MARK: Loading
@@ -271,8 +292,8 @@ public actor Engine {
                                     installed: store.scan().models.map { ModelFiles(manifest: $0.manifest, directory: $0.directory) })
         let files = ModelFiles(manifest: model.manifest, directory: model.directory)
         publish(.loading(model: id))
-        let task = Task.detached(priority: .userInitiated) { () throws -> LoadedModel in
-            try families.load(files, context: context)
+        let task = Task { () throws -> LoadedModel in
+            try await BlockingWork.run { try families.load(files, context: context) }
         }
         loads[id] = task
         do {
@@ -300,7 +321,7 @@ public actor Engine {
         let context = FamilyContext(phonemizer: phonemizer, sessionOptions: configuration.sessionOptions,
                                     installed: store.scan().models.map { ModelFiles(manifest: $0.manifest, directory: $0.directory) })
         let files = ModelFiles(manifest: model.manifest, directory: model.directory)
-        return await Task.detached(priority: .userInitiated) { families.check(files, context: context) }.value
+        return try await BlockingWork.run { families.check(files, context: context) }
     }
 
     /// The installed models that offer `ability`, sorted by id.
@@ -333,7 +354,7 @@ public actor Engine {
         }
         if !unloaded.isEmpty, loads.isEmpty { publish(.idle) }
         if !unloaded.isEmpty, configuration.releaseMemoryWhenIdle {
-            Task.detached(priority: .background) { ProcessHeap.releaseFreeMemory() }
+            Self.releaseFreeMemory()
         }
         return unloaded
     }

@@ -1,5 +1,7 @@
 import Foundation
 
+// Hand-written, not multipart-kit 4.7.1: its MultipartParser sets no limit on the part count or a part's header block, which this parser refuses (the hostile-input suite checks both).
+
 /// A `multipart/form-data` body (RFC 7578, in RFC 2046's multipart syntax) split into its fields.
 /// The whole body is in memory: the server collects it within its upload limit first. Strict where
 /// it matters (CRLF line ends, a `Content-Disposition: form-data` with a name on every part, the

@@ -39,7 +39,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             throw APIError(translating: error).closingConnection()
         }
         let admitted = ContinuousClock.now
-        let job = backend.relay(synthesis)
+        let job = backend.relay(synthesis, voice: voice, observer: nil)
         let first: AudioChunk?
         do {
             first = try await watch.run { try await job.next(before: deadline, limit: limit) }

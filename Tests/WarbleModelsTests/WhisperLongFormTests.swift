@@ -2,6 +2,7 @@ import WarbleSpeech
 import Foundation
 import Testing
 import WarbleAudio
+import ONNXRuntime
 @testable import WarbleModels
 import WarbleTestSupport
 
@@ -102,5 +103,46 @@ struct WhisperLongFormTests {
         print("WER \(id) \(clip): \(String(format: "%.4f", rate)) (\(WordErrorRate.words(text).count) words)")
         #expect(rate <= 0.05, "\(id) \(clip): WER \(rate)\nours:   \(ours)\ntheirs: \(text)")
         if text.isEmpty { #expect(ours.isEmpty, "hallucinated \(ours)") }
+    }
+}
+
+/// Recognition stops inside ONNX Runtime: the request's run options reach the encoder and decoder runs, and a
+/// transcription whose token is cancelled stops at once (here from its first segment: no later window is run).
+@Suite("Whisper cancellation", .needs(fixtures: "asr"), .needs(model: "whisper-tiny.en"), .needsRuntime)
+struct WhisperCancellationTests {
+    @Test func terminatedRunOptionsStopTheEncoderAndDecoder() throws {
+        let model = try WhisperFixtures.model("whisper-tiny.en")
+        let c = model.configuration
+        let options = try RunOptions()
+        try options.terminate()
+        #expect(throws: (any Error).self) { try model.encode(window: [Float](repeating: 0, count: c.melCount * c.frames), options: options) }
+        let encoding = try model.encode(window: [Float](repeating: 0, count: c.melCount * c.frames))
+        var state = try WhisperDecodingState(model: model, encoding: encoding, batch: 1, runOptions: options)
+        #expect(throws: (any Error).self) { _ = try state.step([[c.specialTokens.sot]]) }
+    }
+
+    @Test func aCancelledTranscriptionStopsAfterItsSegment() throws {
+        let model = try WhisperFixtures.model("whisper-tiny.en")
+        let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "long.wav")
+        let samples = try WhisperRecognizer.whisperSamples(audio)
+        #expect(Double(samples.count) / 16000 > 30, "the clip needs more than one window")
+        let options = TranscriptionOptions(beamSize: 1, temperatures: [0])
+        var whole: [TranscriptSegment] = []
+        try WhisperTranscription(model: model, options: options).run(samples: samples) { whole.append($0) }
+        #expect(whole.contains { $0.start >= 30 }, "the whole clip has segments after its first window")
+        let cancel = CancellationToken()
+        var segments: [TranscriptSegment] = []
+        #expect(throws: (any Error).self) {
+            try cancel.withRunOptions { runOptions in
+                try WhisperTranscription(model: model, options: options, cancel: cancel, runOptions: runOptions)
+                    .run(samples: samples) { segment in
+                    segments.append(segment)
+                    cancel.cancel()
+                }
+            }
+        }
+        // The segments of the first window only (a window gives its segments together).
+        #expect(!segments.isEmpty && segments.allSatisfy { $0.start < 30 })
+        #expect(segments.count < whole.count)
     }
 }

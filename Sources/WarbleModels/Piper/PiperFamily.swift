@@ -10,7 +10,7 @@ public struct PiperFamily: ModelFamily {
     public let abilities: Set<Ability> = [.synthesis]
 
     public func load(_ model: ModelFiles, configuration: PiperModelConfiguration, context: FamilyContext) throws -> LoadedModel {
-        LoadedModel(renderer: try PiperVoice(directory: model.directory, manifest: model.manifest,
+        LoadedModel(renderer: try PiperVoice(directory: model.directory, manifest: model.manifest, files: configuration,
                                              phonemizer: try context.requirePhonemizer(for: name),
                                              sessionOptions: context.sessionOptions))
     }

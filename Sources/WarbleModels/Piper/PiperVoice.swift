@@ -41,10 +41,12 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
 
     /// Loads the voice from an installed model directory (`model.onnx`, `config.json`).
     public init(
-        directory: URL, manifest: ModelManifest, phonemizer: any Phonemizer, sessionOptions: SessionOptions = .init(),
-        noiseScale: Float? = nil, noiseW: Float? = nil, chunkCharacters: Int = 400, useSplit: Bool = true
+        directory: URL, manifest: ModelManifest, files decoded: PiperModelConfiguration? = nil, phonemizer: any Phonemizer,
+        sessionOptions: SessionOptions = .init(), noiseScale: Float? = nil, noiseW: Float? = nil, chunkCharacters: Int = 400,
+        useSplit: Bool = true
     ) throws {
-        let files = try ModelConfigurationReader.decode(PiperModelConfiguration.self, from: manifest)
+        // The engine hands over the configuration it decoded from the manifest; other callers have it read here.
+        let files = try decoded ?? ModelConfigurationReader.decode(PiperModelConfiguration.self, from: manifest)
         let configURL = directory.appendingPathComponent(files.config)
         let modelURL = directory.appendingPathComponent(files.model)
         guard let data = FileManager.default.contents(atPath: configURL.path) else {

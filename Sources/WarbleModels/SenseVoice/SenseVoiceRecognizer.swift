@@ -16,32 +16,24 @@ public struct SenseVoiceRecognizer: SpeechRecognizer {
 
     public func transcribe(_ audio: AudioBuffer, options: TranscriptionOptions) -> AsyncThrowingStream<TranscriptSegment, any Error> {
         let model = model
-        return AsyncThrowingStream { continuation in
-            let cancel = CancellationToken()
-            let task = Task.detached {
-                do {
-                    guard options.task == .transcribe else {
-                        throw ModelError(.badInput, "SenseVoice transcribes only (no translate task): transcribe, then "
-                            + "translate the text (warble translate-text)")
-                    }
-                    let language = try model.languagePrompt(options.language)
-                    let samples = try SenseVoiceFrontEnd.samples(audio)
-                    let rate = SenseVoiceFrontEnd.sampleRate
-                    let maximum = Int(model.maximumSeconds * Double(rate))
-                    for piece in QuietCuts.pieces(samples, maximum: maximum, search: min(maximum, 10 * rate), window: rate / 10) {
-                        try Task.checkCancellation()
-                        let result = try model.decode(Array(samples[piece]), language: language, cancel: cancel)
-                        continuation.yield(model.segment(result, start: Double(piece.lowerBound) / Double(rate),
-                                                         end: Double(piece.upperBound) / Double(rate), options: options))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: cancel.isCancelled ? CancellationError() : error)
-                }
+        return BlockingWork.stream { cancel, yield in
+            guard options.task == .transcribe else {
+                throw ModelError(.badInput, "SenseVoice transcribes only (no translate task): transcribe, then "
+                    + "translate the text (warble translate-text)")
             }
-            continuation.onTermination = { _ in
-                cancel.cancel()
-                task.cancel()
+            let language = try model.languagePrompt(options.language)
+            let samples = try SenseVoiceFrontEnd.samples(audio)
+            let rate = SenseVoiceFrontEnd.sampleRate
+            let maximum = Int(model.maximumSeconds * Double(rate))
+            do {
+                for piece in QuietCuts.pieces(samples, maximum: maximum, search: min(maximum, 10 * rate), window: rate / 10) {
+                    try cancel.check()
+                    let result = try model.decode(Array(samples[piece]), language: language, cancel: cancel)
+                    yield(model.segment(result, start: Double(piece.lowerBound) / Double(rate),
+                                        end: Double(piece.upperBound) / Double(rate), options: options))
+                }
+            } catch where cancel.isCancelled {
+                throw CancellationError()
             }
         }
     }

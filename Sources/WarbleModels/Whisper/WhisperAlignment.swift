@@ -115,13 +115,14 @@ extension WhisperModel {
 
     /// Aligns `text` (token ids below end of text) with the window `encoding` of `frames` feature
     /// frames: one decoder pass over `startSequence + [<|notimestamps|>] + text + [<|endoftext|>]`.
-    func align(encoding: WhisperEncoding, startSequence: [Int], text: [Int], frames: Int) throws -> WhisperAlignment {
+    func align(encoding: WhisperEncoding, startSequence: [Int], text: [Int], frames: Int,
+               options: RunOptions? = nil) throws -> WhisperAlignment {
         guard !text.isEmpty else { return WhisperAlignment(path: [], tokenProbabilities: []) }
         try requireWordAlignment()
         let special = configuration.specialTokens
         let tokens = startSequence + [special.noTimestamps] + text + [special.eot]
         let layers = Array(Set(configuration.alignmentHeads.map(\.layer))).sorted()
-        var state = try WhisperDecodingState(model: self, encoding: encoding, batch: 1)
+        var state = try WhisperDecodingState(model: self, encoding: encoding, batch: 1, runOptions: options)
         let (logits, outputs) = try state.step([tokens], logitPositions: Array(startSequence.count..<(startSequence.count + text.count)),
                                                also: layers.map { "cross_scores_\($0)" })
         var probabilities: [Double] = []

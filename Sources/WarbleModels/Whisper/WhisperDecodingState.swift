@@ -6,14 +6,17 @@ import ONNXRuntime
 struct WhisperDecodingState {
     let model: WhisperModel
     let encoding: WhisperEncoding
+    /// The request's run options (their terminate flag stops a run under way); nil: none.
+    let runOptions: RunOptions?
     /// Per layer: K transposed `[batch, heads, headDimension, positions]`, V `[batch, heads, positions, headDimension]`.
     private var cache: KVCache
     var batch: Int { cache.batch }
     var positions: Int { cache.length }
 
-    init(model: WhisperModel, encoding: WhisperEncoding, batch: Int) throws {
+    init(model: WhisperModel, encoding: WhisperEncoding, batch: Int, runOptions: RunOptions? = nil) throws {
         self.model = model
         self.encoding = encoding
+        self.runOptions = runOptions
         let names = model.decoderNames
         let entries = names.pastK.indices.flatMap { layer in
             [KVCache.Entry(past: names.pastK[layer], present: names.presentK[layer], sequenceAxis: 3),
@@ -45,7 +48,7 @@ struct WhisperDecodingState {
         feeds["offset"] = try Tensor([Int64(positions)], shape: [1])
         feeds["logit_positions"] = try Tensor(wanted.map(Int64.init), shape: [wanted.count])
         cache.feed(into: &feeds)
-        let out = try model.decoder.run(feeds, outputs: model.decoderNames.outputs + also)
+        let out = try model.decoder.run(feeds, outputs: model.decoderNames.outputs + also, options: runOptions)
         try cache.update(from: out, added: length)
         return (WhisperLogits(tensor: try out.tensor("logits"), batch: batch, length: wanted.count,
                               vocabulary: model.configuration.vocabularySize), out)

@@ -10,14 +10,14 @@ public struct WhisperEncoding: Sendable {
 
 extension WhisperModel {
     /// Encodes one window of features, `[melCount, 3000]` row-major (mel-major).
-    public func encode(window: [Float]) throws -> WhisperEncoding {
+    public func encode(window: [Float], options: RunOptions? = nil) throws -> WhisperEncoding {
         let c = configuration
         guard window.count == c.melCount * c.frames else {
             throw ModelError(.failed, "an encoder window holds \(c.melCount)×\(c.frames) values, got \(window.count)")
         }
         let mel = try Tensor(window, shape: [1, c.melCount, c.frames])
         let wanted = (0..<c.decoderLayers).flatMap { ["cross_k_\($0)", "cross_v_\($0)"] }
-        let outputs = try encoder.run(["mel": mel], outputs: wanted)
+        let outputs = try encoder.run(["mel": mel], outputs: wanted, options: options)
         var feeds: [String: Tensor] = [:]
         for name in wanted { feeds[name] = try outputs.tensor(name) }
         return WhisperEncoding(crossFeeds: feeds)

@@ -10,7 +10,8 @@ public struct WhisperFamily: ModelFamily {
     public let translatesSpeech = true
 
     public func load(_ model: ModelFiles, configuration: WhisperConfiguration, context: FamilyContext) throws -> LoadedModel {
-        let whisper = try WhisperModel(directory: model.directory, threads: context.sessionOptions.intraOpThreads)
+        let whisper = try WhisperModel(directory: model.directory, id: model.manifest.id, configuration: configuration,
+                                       threads: context.sessionOptions.intraOpThreads)
         return LoadedModel(recognizer: WhisperRecognizer(model: whisper))
     }
 }

@@ -1,5 +1,6 @@
-import WarbleSpeech
 import Foundation
+import ONNXRuntime
+import WarbleSpeech
 
 import WarbleAudio
 
@@ -20,18 +21,18 @@ extension WhisperModel {
     /// Detects the language of the first 30 s of `features` (`[frames, melCount]`), as faster-whisper
     /// does when no language is given: all frames of the first window (the last frame included),
     /// zero-padded to 3000.
-    public func detectLanguage(features: FeatureMatrix, startFrame: Int = 0) throws -> WhisperLanguageDetection {
+    public func detectLanguage(features: FeatureMatrix, startFrame: Int = 0, options: RunOptions? = nil) throws -> WhisperLanguageDetection {
         let c = configuration
         guard c.multilingual else {
             return WhisperLanguageDetection(language: "en", probability: 1, languages: ["en"], probabilities: [1])
         }
-        let encoding = try encode(window: window(of: features, start: startFrame, count: c.frames))
-        return try detectLanguage(encoding: encoding)
+        let encoding = try encode(window: window(of: features, start: startFrame, count: c.frames), options: options)
+        return try detectLanguage(encoding: encoding, options: options)
     }
 
-    func detectLanguage(encoding: WhisperEncoding) throws -> WhisperLanguageDetection {
+    func detectLanguage(encoding: WhisperEncoding, options: RunOptions? = nil) throws -> WhisperLanguageDetection {
         let c = configuration
-        var state = try WhisperDecodingState(model: self, encoding: encoding, batch: 1)
+        var state = try WhisperDecodingState(model: self, encoding: encoding, batch: 1, runOptions: options)
         let row = try state.step([[c.specialTokens.sot]]).row(0)
         let logits = c.languageIDs.map { row[$0] }
         let probabilities = LogitMath.logSoftmax(logits).map { exp($0) }

@@ -30,10 +30,9 @@ public final class WhisperModel: Sendable {
         }
     }
 
-    /// Loads the model installed in `directory` (a `manifest.json` with a Whisper `config`,
-    /// `encoder.onnx`, `decoder.onnx`, `tokenizer.json`). `threads`: ONNX Runtime intra-op threads
-    /// (0: ONNX Runtime's choice).
-    public init(directory: URL, threads: Int = 0) throws {
+    /// Loads the model installed in `directory` from its `manifest.json` (a Whisper `config`), for callers
+    /// outside the engine (tests, benchmarks); the engine hands over the manifest it decoded already.
+    public convenience init(directory: URL, threads: Int = 0) throws {
         let manifestURL = directory.appendingPathComponent("manifest.json")
         guard let data = FileManager.default.contents(atPath: manifestURL.path) else {
             throw ModelError(.badModel, "\(manifestURL.path) is missing: install a Whisper model with "
@@ -51,18 +50,24 @@ public final class WhisperModel: Sendable {
             throw ModelError(.badModel, "\(manifestURL.path) is not a Whisper manifest (\(error)); "
                 + "install the model again with warble models pull")
         }
-        guard manifest.family == "whisper" else {
+        guard manifest.family == WhisperFamily().name else {
             throw ModelError(.badModel, "model '\(manifest.id)' is a \(manifest.family) model, not a Whisper model")
         }
-        id = manifest.id
-        configuration = manifest.config
-        languages = manifest.config.multilingual ? manifest.config.languageCodes : ["en"]
+        try self.init(directory: directory, id: manifest.id, configuration: manifest.config, threads: threads)
+    }
+
+    /// Loads model `id` installed in `directory` (`encoder.onnx`, `decoder.onnx`, `tokenizer.json`) with its
+    /// decoded `configuration`. `threads`: ONNX Runtime intra-op threads (0: ONNX Runtime's choice).
+    public init(directory: URL, id: String, configuration: WhisperConfiguration, threads: Int = 0) throws {
+        self.id = id
+        self.configuration = configuration
+        languages = configuration.multilingual ? configuration.languageCodes : ["en"]
         var options = SessionOptions(intraOpThreads: threads, interOpThreads: 1)
         options.logLevel = .error
         func session(_ name: String) throws -> Session {
             let path = directory.appendingPathComponent(name).path
             guard FileManager.default.fileExists(atPath: path) else {
-                throw ModelError(.badModel, "\(path) is missing: reinstall with \(ModelPullHint.command(for: manifest.id))")
+                throw ModelError(.badModel, "\(path) is missing: reinstall with \(ModelPullHint.command(for: id))")
             }
             do {
                 return try Session(path: path, options: options)
@@ -82,12 +87,12 @@ public final class WhisperModel: Sendable {
         options.configEntries["session.intra_op.allow_spinning"] = "0"
         encoder = try session("encoder.onnx")
         decoder = try session("decoder.onnx")
-        decoderNames = DecoderNames(layers: manifest.config.decoderLayers)
+        decoderNames = DecoderNames(layers: configuration.decoderLayers)
         let expected = ["logit_positions"] + decoderNames.pastK + decoderNames.pastV
         guard Set(expected).isSubset(of: decoder.inputs.map(\.name)) else {
             throw ModelError(.badModel, "\(directory.appendingPathComponent("decoder.onnx").path) was made by an older "
                 + "converter (no per-layer cache inputs or logit_positions): reinstall with "
-                + ModelPullHint.command(for: manifest.id))
+                + ModelPullHint.command(for: id))
         }
         do {
             tokenizer = try BPETokenizer(tokenizerJSON: directory.appendingPathComponent("tokenizer.json"))

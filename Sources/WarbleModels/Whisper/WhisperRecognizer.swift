@@ -14,19 +14,16 @@ public struct WhisperRecognizer: SpeechRecognizer {
 
     public func transcribe(_ audio: AudioBuffer, options: TranscriptionOptions) -> AsyncThrowingStream<TranscriptSegment, any Error> {
         let model = model
-        return AsyncThrowingStream { continuation in
-            let task = Task.detached {
-                do {
-                    let samples = try Self.whisperSamples(audio)
-                    try WhisperTranscription(model: model, options: options).run(samples: samples) { segment in
-                        continuation.yield(segment)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+        return BlockingWork.stream { cancel, yield in
+            let samples = try Self.whisperSamples(audio)
+            do {
+                try cancel.withRunOptions { runOptions in
+                    try WhisperTranscription(model: model, options: options, cancel: cancel, runOptions: runOptions)
+                        .run(samples: samples, yield: yield)
                 }
+            } catch where cancel.isCancelled {
+                throw CancellationError()
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 
@@ -39,10 +36,16 @@ public struct WhisperRecognizer: SpeechRecognizer {
         return segments
     }
 
-    /// The language spoken in the first 30 s of `audio` (always English for an English-only model).
-    public func detectLanguage(_ audio: AudioBuffer) throws -> WhisperLanguageDetection {
-        let samples = try Self.whisperSamples(audio)
-        return try model.detectLanguage(features: WhisperLogMel(melCount: model.configuration.melCount)(samples))
+    /// The language spoken in the first 30 s of `audio` (always English for an English-only model), off the
+    /// cooperative pool; cancelling the task stops the encoder or decoder run under way.
+    public func detectLanguage(_ audio: AudioBuffer) async throws -> WhisperLanguageDetection {
+        let model = model
+        return try await BlockingWork.run(cancel: CancellationToken()) { cancel in
+            let samples = try Self.whisperSamples(audio)
+            return try cancel.withRunOptions { options in
+                try model.detectLanguage(features: WhisperLogMel(melCount: model.configuration.melCount)(samples), options: options)
+            }
+        }
     }
 
     /// Mono 16 kHz samples of any buffer; a clear error when there is no audio at all.

@@ -1,5 +1,6 @@
-import WarbleSpeech
 import Foundation
+import ONNXRuntime
+import WarbleSpeech
 
 /// How one window is decoded: greedy (beam 1, temperature 0), beam search (temperature 0) or
 /// best-of-N sampling (temperature > 0), as faster-whisper asks ctranslate2 to.
@@ -12,6 +13,9 @@ struct WhisperSearch {
     var suppressBlank = true
     /// Seed of the sampler (temperature > 0), so that runs repeat.
     var seed: UInt64 = 0
+    /// Stops the search between steps; its run options stop a decoder run under way.
+    var cancel = CancellationToken()
+    var runOptions: RunOptions?
 
     struct Result {
         /// Generated tokens without end of text.
@@ -54,7 +58,7 @@ struct WhisperSearch {
                       maxNew: Int, sotIndex: Int) throws -> Result {
         let eot = model.configuration.specialTokens.eot
         let width = max(1, beamSize)
-        var state = try WhisperDecodingState(model: model, encoding: encoding, batch: 1)
+        var state = try WhisperDecodingState(model: model, encoding: encoding, batch: 1, runOptions: runOptions)
         var logits = try state.step([prompt], logitPositions: [sotIndex, prompt.count - 1])
         let noSpeechProbability = try noSpeech(logits, model: model)
         struct Hypothesis { var tokens: [Int]; var score: Double }
@@ -62,7 +66,7 @@ struct WhisperSearch {
         var finished: [Hypothesis] = []
         let wanted = Int((Double(width) * patience).rounded(.up))
         for step in 0..<maxNew {
-            try Task.checkCancellation()
+            try cancel.check()
             var candidates: [(row: Int, token: Int, score: Double)] = []
             for (row, hypothesis) in alive.enumerated() {
                 var raw = try logits.row(row)
@@ -108,7 +112,7 @@ struct WhisperSearch {
         let count = max(1, bestOf)
         var generator = SplitMix64(seed: seed)
         // The prompt once, then its cache copied to every sample row.
-        var state = try WhisperDecodingState(model: model, encoding: encoding, batch: 1)
+        var state = try WhisperDecodingState(model: model, encoding: encoding, batch: 1, runOptions: runOptions)
         let promptLogits = try state.step([prompt], logitPositions: [sotIndex, prompt.count - 1])
         let noSpeechProbability = try noSpeech(promptLogits, model: model)
         let first = try promptLogits.row(0)
@@ -118,7 +122,7 @@ struct WhisperSearch {
         var scores = [Double](repeating: 0, count: count)
         var done = [Bool](repeating: false, count: count)
         for step in 0..<maxNew {
-            try Task.checkCancellation()
+            try cancel.check()
             for row in 0..<count where !done[row] {
                 var raw = step == 0 ? first : try logits!.row(row)
                 filter.apply(&raw, generated: tokens[row][...])

@@ -1,12 +1,15 @@
 import Foundation
-import WarbleSpeech
-import Foundation
+import ONNXRuntime
 import WarbleAudio
+import WarbleSpeech
 
 /// One transcription request: faster-whisper's `generate_segments` over 16 kHz mono samples.
 struct WhisperTranscription {
     let model: WhisperModel
     let options: TranscriptionOptions
+    /// Stops the transcription between steps; `runOptions` (tied to it by the recognizer) stop a run under way.
+    var cancel = CancellationToken()
+    var runOptions: RunOptions?
 
     static let maxInitialTimestamp = 1.0
     static let promptResetOnTemperature = 0.5
@@ -31,7 +34,7 @@ struct WhisperTranscription {
             }
             return code
         }
-        return c.multilingual ? try model.detectLanguage(features: features).language : "en"
+        return c.multilingual ? try model.detectLanguage(features: features, options: runOptions).language : "en"
     }
 
     func run(samples: [Float], yield: (TranscriptSegment) -> Void) throws {
@@ -41,7 +44,7 @@ struct WhisperTranscription {
         }
         let features = WhisperLogMel(melCount: c.melCount)(samples)
         let language = try language(features: features)
-        try Task.checkCancellation()
+        try cancel.check()
         let tokens = model.tokens
         let timestampBegin = c.specialTokens.timestampBegin
         let contentFrames = features.rows - 1
@@ -55,7 +58,7 @@ struct WhisperTranscription {
         var wordTimes = WhisperWordTimestamps()
         if options.wordTimestamps { try model.requireWordAlignment() }
         while seek < contentFrames {
-            try Task.checkCancellation()
+            try cancel.check()
             let timeOffset = Double(seek) / Double(Self.framesPerSecond)
             let segmentSize = min(c.frames, contentFrames - seek)
             let segmentDuration = Double(segmentSize) / Double(Self.framesPerSecond)
@@ -64,7 +67,7 @@ struct WhisperTranscription {
                 seek += segmentSize
                 continue
             }
-            let encoding = try model.encode(window: model.window(of: features, start: seek, count: segmentSize))
+            let encoding = try model.encode(window: model.window(of: features, start: seek, count: segmentSize), options: runOptions)
             let previous = Array(allTokens[promptResetSince...])
             let prompt = tokens.prompt(previous: previous, language: language, task: options.task,
                                        timestamps: options.timestamps)
@@ -83,12 +86,12 @@ struct WhisperTranscription {
                                            segmentDuration: segmentDuration, seek: seek, timestampBegin: timestampBegin)
             seek = nextSeek
             if options.wordTimestamps {
-                try Task.checkCancellation()
+                try cancel.check()
                 let eot = c.specialTokens.eot
                 let text = pieces.flatMap { $0.tokens.filter { $0 < eot } }
                 let alignment = try model.align(encoding: encoding,
                                                 startSequence: tokens.startSequence(language: language, task: options.task),
-                                                text: text, frames: segmentSize)
+                                                text: text, frames: segmentSize, options: runOptions)
                 let timings = WhisperWordTimestamps.timings(text: text, alignment: alignment,
                                                             words: model.words(of: text + [eot], language: language))
                 wordTimes.add(to: &pieces, timings: timings, timeOffset: timeOffset, endOfText: eot)
@@ -140,6 +143,8 @@ struct WhisperTranscription {
         let temperatures = options.temperatures.isEmpty ? [0] : options.temperatures
         for temperature in temperatures {
             var search = WhisperSearch()
+            search.cancel = cancel
+            search.runOptions = runOptions
             search.beamSize = max(1, options.beamSize)
             search.bestOf = Self.bestOf
             search.temperature = temperature

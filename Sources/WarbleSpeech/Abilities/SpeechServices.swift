@@ -14,6 +14,10 @@ public protocol SynthesisService: Sendable {
     func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error>
     /// The same as a relay, for consumers that pull from more than one task. The default relays the stream.
     func relay(_ request: SynthesisRequest) -> SynthesisRelay
+    /// `relay(_:)` for a voice the caller resolved already with `voice(_:)` (the request names it), so that it
+    /// is not looked up again; `observer` sees the chunks (`SynthesisRelay.Observer`). The default looks the
+    /// voice up again.
+    func relay(_ request: SynthesisRequest, voice: VoiceDescription, observer: SynthesisRelay.Observer?) -> SynthesisRelay
     /// Whether voice `id`'s model takes a style instruction (`VoiceControls.instruction`). The default: no.
     func acceptsInstructions(voice id: String) async -> Bool
     /// The languages model `id` speaks with any of its voices (Kokoro v1.0: eight), from its manifest; the
@@ -23,6 +27,11 @@ public protocol SynthesisService: Sendable {
 
 extension SynthesisService {
     public func relay(_ request: SynthesisRequest) -> SynthesisRelay { SynthesisRelay(synthesize(request)) }
+    public func relay(_ request: SynthesisRequest, voice: VoiceDescription, observer: SynthesisRelay.Observer?) -> SynthesisRelay {
+        var named = request
+        named.voice = voice.id
+        return SynthesisRelay(synthesize(named), observer: observer)
+    }
     public func acceptsInstructions(voice id: String) async -> Bool { false }
     public func languages(ofModel id: String) async -> [String] { [] }
 }

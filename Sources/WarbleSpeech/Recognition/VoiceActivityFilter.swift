@@ -17,20 +17,24 @@ public struct VoiceActivityFilter<Recognizer: SpeechRecognizer>: SpeechRecognize
     public func transcribe(_ audio: AudioBuffer, options: TranscriptionOptions) -> AsyncThrowingStream<TranscriptSegment, any Error> {
         let (vad, detection, recognizer) = (vad, detection, recognizer)
         return AsyncThrowingStream { continuation in
-            let task = Task.detached {
+            let task = Task {
                 do {
-                    let samples = try RecognitionAudio.monoSamples(audio, sampleRate: vad.sampleRate)
-                    let probabilities = try vad.probabilities(samples, padLast: true)
-                    let ranges = SpeechDetection.ranges(probabilities: probabilities, sampleCount: samples.count,
-                                                        options: detection, window: vad.window, sampleRate: vad.sampleRate)
-                    guard !ranges.isEmpty else { return continuation.finish() }
-                    var speech: [Float] = []
-                    for range in ranges { speech += samples[range.start..<range.end] }
-                    let map = SpeechTimeMap(ranges: ranges, sampleRate: vad.sampleRate)
-                    let inner = recognizer.transcribe(AudioBuffer(mono: speech, sampleRate: vad.sampleRate),
+                    // Silero VAD's runs are blocking work; the recognizer's stream runs its own off the pool.
+                    let found = try await BlockingWork.run(cancel: CancellationToken()) { _ -> (speech: [Float], map: SpeechTimeMap)? in
+                        let samples = try RecognitionAudio.monoSamples(audio, sampleRate: vad.sampleRate)
+                        let probabilities = try vad.probabilities(samples, padLast: true)
+                        let ranges = SpeechDetection.ranges(probabilities: probabilities, sampleCount: samples.count,
+                                                            options: detection, window: vad.window, sampleRate: vad.sampleRate)
+                        guard !ranges.isEmpty else { return nil }
+                        var speech: [Float] = []
+                        for range in ranges { speech += samples[range.start..<range.end] }
+                        return (speech, SpeechTimeMap(ranges: ranges, sampleRate: vad.sampleRate))
+                    }
+                    guard let found else { return continuation.finish() }
+                    let inner = recognizer.transcribe(AudioBuffer(mono: found.speech, sampleRate: vad.sampleRate),
                                                       options: options)
                     for try await segment in inner {
-                        continuation.yield(map.original(segment))
+                        continuation.yield(found.map.original(segment))
                     }
                     continuation.finish()
                 } catch {

@@ -341,13 +341,7 @@ actor SynthesisRun<Renderer: UtteranceRenderer> {
     private var currentProsodyVolume: Double = 1
 
     private func cancellable<T: Sendable>(_ cancel: CancellationToken, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        let value = try await withTaskCancellationHandler {
-            try await BlockingWork.run(body)
-        } onCancel: {
-            cancel.cancel()
-        }
-        try Task.checkCancellation()
-        return value
+        try await BlockingWork.run(cancel: cancel) { _ in try body() }
     }
 
     /// The next piece of the pause being handed out.

@@ -7,20 +7,27 @@ public actor SynthesisRelay {
     /// Starts the run: its chunk stream, and what to do when the request is over.
     public typealias Start = @Sendable () async throws -> (stream: AsyncThrowingStream<AudioChunk, any Error>,
                                                            onEnd: @Sendable () async -> Void)
+    /// Sees each chunk as it is handed out and, once the stream has ended whole, nil (not after an error or
+    /// an early close): how the server's history keeps what was spoken without a relay of its own.
+    public typealias Observer = @Sendable (AudioChunk?) async -> Void
 
     private var start: Start?
     private var iterator: AsyncThrowingStream<AudioChunk, any Error>.AsyncIterator?
     private var onEnd: (@Sendable () async -> Void)?
     private var done = false
+    private var closing = false
+    private let observer: Observer?
 
     /// A relay that starts its run on the first pull.
-    public init(start: @escaping Start) {
+    public init(observer: Observer? = nil, start: @escaping Start) {
         self.start = start
+        self.observer = observer
     }
 
     /// A relay over a stream already made.
-    public init(_ stream: AsyncThrowingStream<AudioChunk, any Error>) {
+    public init(_ stream: AsyncThrowingStream<AudioChunk, any Error>, observer: Observer? = nil) {
         iterator = stream.makeAsyncIterator()
+        self.observer = observer
     }
 
     /// A consumer that stops early (breaks out of its loop, or is cancelled) drops the relay without
@@ -47,6 +54,7 @@ public actor SynthesisRelay {
             var current = iterator
             let chunk = try await current?.next(isolation: self)
             iterator = current
+            if !closing { await observer?(chunk) }
             if chunk == nil { await end() }
             return chunk
         } catch {
@@ -59,6 +67,7 @@ public actor SynthesisRelay {
     /// cancellation and runs its clean-up, and drops it.
     public func close() async {
         guard !done else { return }
+        closing = true  // the pull below only lets the producer see the cancellation: nobody gets its chunk
         if iterator != nil {
             let drain = Task { _ = try? await self.next() }
             drain.cancel()

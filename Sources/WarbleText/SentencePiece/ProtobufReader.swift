@@ -1,3 +1,5 @@
+// Hand-written, not swift-protobuf 1.39.0: it reads the few fields Warble needs of SentencePiece's ModelProto without protoc-generated code or a runtime library in WarbleText, every length checked against what remains (fuzz-model-files).
+
 /// A reader of the protobuf wire format, just enough for SentencePiece's `ModelProto`: varints,
 /// fixed 32/64-bit fields and length-delimited fields, with every length checked against the bytes
 /// that remain, so that a damaged file gives an error and never reads outside the buffer.

@@ -80,20 +80,25 @@ struct RecordingSynthesis: SynthesisService {
     func languages(ofModel id: String) async -> [String] { await engine.languages(ofModel: id) }
     func synthesize(_ request: SynthesisRequest) -> AsyncThrowingStream<AudioChunk, any Error> { relay(request).stream }
 
+    /// A request whose voice is not resolved yet: resolved here, once, then `relay(_:voice:observer:)`'s stream.
     func relay(_ request: SynthesisRequest) -> SynthesisRelay {
-        let base = engine.relay(request)
+        SynthesisRelay { [self] in
+            let inner = relay(request, voice: try await engine.voice(request.voice), observer: nil)
+            return (inner.stream, { await inner.close() })
+        }
+    }
+
+    /// The engine's relay, with the history watching its chunks (no relay of its own in between).
+    func relay(_ request: SynthesisRequest, voice: VoiceDescription, observer: SynthesisRelay.Observer?) -> SynthesisRelay {
         let history = history
-        return SynthesisRelay {
-            let heard = SpokenAudio()
-            let chunks = AsyncThrowingStream<AudioChunk, any Error>(unfolding: {
-                guard let chunk = try await base.next() else {
-                    if let session = await heard.session(text: request.text, voice: request.voice) { history.keep(session) }
-                    return nil
-                }
-                await heard.add(chunk)
-                return chunk
-            })
-            return (chunks, { await base.close() })
+        let heard = SpokenAudio()
+        return engine.relay(request, voice: voice) { chunk in
+            await observer?(chunk)
+            guard let chunk else {
+                if let session = await heard.session(text: request.text, voice: voice.id) { history.keep(session) }
+                return
+            }
+            await heard.add(chunk)
         }
     }
 }

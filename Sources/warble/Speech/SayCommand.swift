@@ -128,7 +128,7 @@ struct SayCommand: AsyncParsableCommand {
                                        sentencePause: sentencePause, controls: controls)
 
         // Ctrl-C or SIGTERM cancels the synthesis; what was produced is still finished properly.
-        let work = Task { try await self.speak(request, sampleRate: voice.sampleRate, engine: engine, format: chosenFormat, text: input) }
+        let work = Task { try await self.speak(request, voice: voice, engine: engine, format: chosenFormat, text: input) }
         let interruption = Interruption.watch { work.cancel() }
         defer { interruption.stop() }
         let outcome = try await work.value
@@ -148,13 +148,13 @@ struct SayCommand: AsyncParsableCommand {
     }
 
     /// Synthesises `request` into the output and the speakers; cancelled, it finishes what was written.
-    func speak(_ request: SynthesisRequest, sampleRate: Int, engine: Engine, format: OutputFormat, text: String) async throws -> Outcome {
-        let voiceID = request.voice ?? ""
-        let speaker = try Speaker(path: output, format: format, play: play || output == nil, sampleRate: sampleRate)
+    func speak(_ request: SynthesisRequest, voice: VoiceDescription, engine: Engine, format: OutputFormat, text: String) async throws -> Outcome {
+        let voiceID = voice.id
+        let speaker = try Speaker(path: output, format: format, play: play || output == nil, sampleRate: voice.sampleRate)
         let printer = events.map { EventPrinter(format: $0, text: text, toStandardError: output == "-") }
         let progress = Progress(totalBytes: text.utf8.count, enabled: !quiet && text.utf8.count > 2000)
         do {
-            for try await chunk in engine.synthesize(request) {
+            for try await chunk in engine.synthesize(request, voice: voice) {
                 try Task.checkCancellation()
                 printer?.print(chunk.events, at: speaker.seconds, sampleRate: chunk.sampleRate)
                 try speaker.write(chunk)

@@ -231,7 +231,7 @@ struct TranslationSpeaker {
             audioSeconds += Self.pause
         }
         let request = SynthesisRequest(text: text, voice: voice.id, language: native ? nil : language)
-        for try await chunk in engine.synthesize(request) {
+        for try await chunk in engine.synthesize(request, voice: voice) {
             try sink.write(chunk)
             audioSeconds += chunk.duration
         }
