@@ -19,8 +19,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "chatterbox"))
-import reference  # noqa: E402
+from tools.chatterbox import reference  # noqa: E402
 
 CLIP_SECONDS = 10
 TOKENS_PER_SECOND = reference.SAMPLE_RATE / reference.TOKEN_SAMPLES  # 25

@@ -18,8 +18,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cosyvoice3"))
-import reference  # noqa: E402
+from tools.cosyvoice3 import reference  # noqa: E402
 
 
 class TimedModel(reference.Model):

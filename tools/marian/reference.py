@@ -22,8 +22,7 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import marian_file  # noqa: E402
+from tools.marian import marian_file  # noqa: E402
 
 EOS = 0
 

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import convert_opus  # noqa: E402
-from opus_weights import WeightsError, read_pytorch_bin, read_safetensors  # noqa: E402
+from tools.marian import convert_opus  # noqa: E402
+from tools.marian.opus_weights import WeightsError, read_pytorch_bin, read_safetensors  # noqa: E402
 
 
 class Evil:

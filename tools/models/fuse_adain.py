@@ -20,9 +20,8 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import graph_rewrite  # noqa: E402
-from graph_rewrite import DOMAIN  # noqa: E402
+from tools.models import graph_rewrite  # noqa: E402
+from tools.models.graph_rewrite import DOMAIN  # noqa: E402
 
 
 def fuse(model: onnx.ModelProto) -> int:

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import onnx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fuse_adain  # noqa: E402
-import fuse_snake  # noqa: E402
+from tools.models import fuse_adain  # noqa: E402
+from tools.models import fuse_snake  # noqa: E402
 
 
 def main(argv: list[str]) -> int:

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import onnxruntime
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import references  # noqa: E402
+from tools.ttsbench import references  # noqa: E402
 
 
 def peak_rss_kib() -> int | None:

@@ -18,13 +18,12 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
 
-from check_parity import model_paths, prompt_for, window_features  # noqa: E402
-from clips import CLIPS, make_clips, read_wav  # noqa: E402
-from ort_whisper import OrtWhisper  # noqa: E402
+from tools.whisper.check_parity import model_paths, prompt_for, window_features  # noqa: E402
+from tools.whisper.clips import CLIPS, make_clips, read_wav  # noqa: E402
+from tools.whisper.ort_whisper import OrtWhisper  # noqa: E402
 
 
 def paired_medians(a, b, runs: int) -> tuple[float, float]:

@@ -4,9 +4,8 @@ and give the documented shapes. Usage: smoke_test.py MODEL_DIR (exit status 1 wi
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
-from ort_whisper import OrtWhisper  # noqa: E402
+from tools.whisper.ort_whisper import OrtWhisper  # noqa: E402
 
 
 def main() -> None:
