@@ -1,8 +1,7 @@
 """The repo's small ONNX graph builder: named nodes, initializers, inputs and outputs, opset 17, IR 8.
 
-Used by the synthetic graphs of the fixtures (tools/chatterbox/graphs.py, tools/cosyvoice3/graphs.py), the
-converters that write ONNX op by op (tools/neutts/convert.py, tools/marian/convert.py, convert_opus.py) and
-the benchmark graphs. `half=True` stores float weights as f16 and casts them to f32 inside. A subclass sets
+Used by the synthetic graphs of the fixtures, the converters that write ONNX op by op and the benchmark
+graphs. `half=True` stores float weights as f16 and casts them to f32 inside. A subclass sets
 `producer` (the model's producer_name).
 """
 import numpy as np
