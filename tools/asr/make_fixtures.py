@@ -30,7 +30,6 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 import numpy as np  # noqa: E402
 

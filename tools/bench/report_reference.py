@@ -24,8 +24,6 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-
 
 def status_kib(field: str) -> int:
     for line in Path("/proc/self/status").read_text().splitlines():

@@ -29,8 +29,8 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from tools.chatterbox import graphs  # noqa: E402
-from tools.chatterbox.graphs import F16, F32, I64  # noqa: E402
+from tools.chatterbox import graphs
+from tools.chatterbox.graphs import F16, F32, I64
 
 LAYERS, HEADS, HEAD_DIM = 24, 16, 64
 WIDTH, MLP = HEADS * HEAD_DIM, 4096

@@ -15,12 +15,12 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from tools.common.wav import write_pcm16  # noqa: E402
-from tools.chatterbox import graphs  # noqa: E402
-from tools.common.goldens import Golden  # noqa: E402
-from tools.common.splitmix import draws_for  # noqa: E402
-from tools.chatterbox import reference  # noqa: E402
-from tools.chatterbox import rename_input  # noqa: E402
+from tools.common.wav import write_pcm16
+from tools.chatterbox import graphs
+from tools.common.goldens import Golden
+from tools.common.splitmix import draws_for
+from tools.chatterbox import reference
+from tools.chatterbox import rename_input
 
 VARIANTS = {"fp32": "", "q4f16": "_q4f16"}
 ENDOFTEXT = ("<|endoftext|>", 50256)

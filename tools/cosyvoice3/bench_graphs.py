@@ -35,8 +35,8 @@ import numpy as np
 import onnx
 from onnx import helper
 
-from tools.cosyvoice3 import graphs  # noqa: E402
-from tools.cosyvoice3.graphs import F16, F32, I64  # noqa: E402
+from tools.cosyvoice3 import graphs
+from tools.cosyvoice3.graphs import F16, F32, I64
 
 HIDDEN, HEADS, KV_HEADS, HEAD = 896, 14, 2, 64
 MLP = 4864

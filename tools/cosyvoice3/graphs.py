@@ -9,7 +9,6 @@ import numpy as np
 from tools.common import onnx_graph
 from tools.common.onnx_graph import F16, F32, I32, I64  # noqa: F401  (the graphs' dtypes, read by bench_graphs.py)
 
-
 HIDDEN, LAYERS2, HEAD = 896, 48, 64
 VOCAB_OUT = 6761
 SPEECH = 6561

@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import onnx
 
-from tools.common.wav import write_pcm16  # noqa: E402
-from tools.common.goldens import Golden  # noqa: E402
-from tools.cosyvoice3 import graphs  # noqa: E402
-from tools.cosyvoice3 import reference  # noqa: E402
-from tools.cosyvoice3 import special_tokens  # noqa: E402
+from tools.common.wav import write_pcm16
+from tools.common.goldens import Golden
+from tools.cosyvoice3 import graphs
+from tools.cosyvoice3 import reference
+from tools.cosyvoice3 import special_tokens
 
 SPECIAL_TOKENS = {"<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645, "<|endofprompt|>": 151646}
 # What the Qwen2 tokenizer_config.json copied beside the real graphs lists: Qwen2's own three, without

@@ -29,7 +29,6 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-HERE = Path(__file__).resolve().parent
 from tools.common.onnx_graph import Graph  # noqa: E402  the repo's small ONNX builder
 from tools.marian import marian_file  # noqa: E402
 

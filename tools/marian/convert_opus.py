@@ -33,7 +33,6 @@ import numpy as np
 import onnx
 from onnx import TensorProto
 
-HERE = Path(__file__).resolve().parent
 from tools.common.onnx_graph import Graph  # noqa: E402  the repo's small ONNX builder
 from tools.marian.opus_weights import WeightsError, read_weights  # noqa: E402
 

@@ -21,7 +21,6 @@ import numpy as np  # noqa: I001
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
-HERE = Path(__file__).resolve().parent
 from tools.marian import marian_file  # noqa: E402
 
 EOS = 0

@@ -26,7 +26,6 @@ tools/bench/neutts_bench.py read it:
 from __future__ import annotations
 
 import json
-import os
 import struct
 import sys
 import time
@@ -35,8 +34,8 @@ from pathlib import Path
 import numpy as np
 from onnx import TensorProto
 
-from tools.neutts import convert  # noqa: E402
-from tools.common.onnx_graph import Graph  # noqa: E402
+from tools.neutts import convert
+from tools.common.onnx_graph import Graph
 
 NANO_CONFIG = {
     "architectures": ["LlamaForCausalLM"], "model_type": "llama",

@@ -33,7 +33,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-from tools.common.onnx_graph import Graph  # noqa: E402  the repo's small ONNX builder
+from tools.common.onnx_graph import Graph  # the repo's small ONNX builder
 
 OPSET = 17
 ARCHITECTURES = {"LlamaForCausalLM": "llama", "Qwen2ForCausalLM": "qwen2"}

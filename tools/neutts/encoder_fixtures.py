@@ -25,7 +25,6 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-HERE = Path(__file__).resolve().parent
 from tools.common.wav import write_pcm16  # noqa: E402
 from tools.neutts import export_encoder  # noqa: E402
 

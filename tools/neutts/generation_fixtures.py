@@ -24,7 +24,7 @@ from transformers.generation.logits_process import (LogitsProcessorList, MinPLog
                                                     RepetitionPenaltyLogitsProcessor, TopKLogitsWarper,
                                                     TopPLogitsWarper)
 
-from tools.neutts import reference  # noqa: E402
+from tools.neutts import reference
 
 # (name, generation_config.json sampling keys, text, seed)
 CASES = [

@@ -21,7 +21,6 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-HERE = Path(__file__).resolve().parent
 from tools.neutts import encoder_fixtures  # noqa: E402
 from tools.neutts import generation_fixtures  # noqa: E402
 from tools.neutts import phoneme_fixtures  # noqa: E402

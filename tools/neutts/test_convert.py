@@ -29,7 +29,6 @@ import time
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 import onnxruntime as ort  # noqa: E402
 

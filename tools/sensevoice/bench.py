@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
 from tools.sensevoice import graphs  # noqa: E402
 from tools.sensevoice import make_fixtures  # noqa: E402
 

@@ -28,7 +28,6 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
 from tools.common.wav import write_pcm16  # noqa: E402
 from tools.sensevoice import graphs  # noqa: E402
 

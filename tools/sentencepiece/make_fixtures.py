@@ -24,7 +24,7 @@ from pathlib import Path
 
 import sentencepiece as spm
 
-from tools.text.corpus import build_corpus  # noqa: E402
+from tools.text.corpus import build_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 20250923

@@ -19,7 +19,6 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 from tools.whisper.check_parity import model_paths  # noqa: E402
 from tools.whisper.clips import read_wav, synthesize  # noqa: E402

@@ -18,7 +18,6 @@ os.environ["TOKENIZERS_PARALLELISM"] = "false"
 os.environ["RAYON_NUM_THREADS"] = "1"
 
 
-
 def make_text(out: str) -> None:
     from tools.text.corpus import build_corpus
     lines = build_corpus()

@@ -35,7 +35,6 @@ reading is printed next to it.
 import argparse
 import json
 import re
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent

@@ -23,7 +23,6 @@ on; both are printed and kept in the report.
 import argparse
 import json
 import re
-import sys
 from pathlib import Path
 
 import numpy as np

@@ -36,7 +36,6 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
 
 from tools.ttsbench.references import KokoroReference, PiperReference, session, warble_home  # noqa: E402
 

@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 from tools.ttsbench.references import session, warble_home  # noqa: E402
 

@@ -20,10 +20,10 @@ import shutil
 import sys
 
 
-import onnx  # noqa: E402
+import onnx
 
-from tools.whisper.ct2_model import Ct2FormatError, read_model  # noqa: E402
-from tools.whisper.whisper_graphs import N_AUDIO_CTX, N_FRAMES, WhisperDims, build_decoder, build_encoder  # noqa: E402
+from tools.whisper.ct2_model import Ct2FormatError, read_model
+from tools.whisper.whisper_graphs import N_AUDIO_CTX, N_FRAMES, WhisperDims, build_decoder, build_encoder
 
 TEXT_FILES = ("tokenizer.json", "vocabulary.txt", "config.json")
 LANGUAGE_TOKEN = re.compile(r"^<\|([a-z]{2,3}|haw|yue)\|>$")

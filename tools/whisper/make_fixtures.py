@@ -26,10 +26,10 @@ import re
 import sys
 
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from tools.whisper.check_parity import model_paths, prompt_for, window_features  # noqa: E402
-from tools.whisper.clips import CLIPS, make_clips, read_wav  # noqa: E402
+from tools.whisper.check_parity import model_paths, prompt_for, window_features
+from tools.whisper.clips import CLIPS, make_clips, read_wav
 
 FIXTURE_CLIPS = ["en_fox", "en_weather", "en_numbers", "de_wetter"]
 FEATURES_CLIP = "en_fox"

@@ -38,7 +38,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from tools.whisper.convert_ct2 import sha256_of  # noqa: E402
+from tools.whisper.convert_ct2 import sha256_of
 
 TEXT_FILES = ("tokenizer.json", "vocabulary.txt", "config.json")
 GRAPHS = ("encoder.onnx", "decoder.onnx")
