@@ -23,11 +23,11 @@ import time
 import wave
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "whisper"))
 
 import numpy as np  # noqa: E402
 
-from check_parity import model_paths, warble_home  # noqa: E402
+from tools.common.wav import write_pcm16  # noqa: E402
+from tools.whisper.check_parity import model_paths, warble_home  # noqa: E402
 
 FW_RUNNER = """
 import sys
@@ -49,11 +49,7 @@ def bench_clip(out: str) -> str:
         data = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2")
     data = np.tile(data, 180 * 16000 // data.size + 1)[:180 * 16000]
     path = os.path.join(out, "bench-3min.wav")
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(data.tobytes())
+    write_pcm16(path, data, 16000)
     return path
 
 

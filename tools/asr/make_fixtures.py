@@ -29,15 +29,13 @@ import argparse
 import json
 import os
 import sys
-import wave
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "whisper"))
 
 import numpy as np  # noqa: E402
 
-from check_parity import model_paths  # noqa: E402
-from clips import CLIPS, make_clips, read_wav, synthesize  # noqa: E402
+from tools.common.wav import write_pcm16  # noqa: E402
+from tools.whisper.check_parity import model_paths  # noqa: E402
+from tools.whisper.clips import CLIPS, make_clips, read_wav, synthesize  # noqa: E402
 
 LONG_SENTENCES = [
     "The morning train to the coast leaves at a quarter past seven every weekday.",
@@ -80,12 +78,7 @@ MODELS = ["whisper-tiny.en", "whisper-base"]
 
 
 def write_wav(path: str, audio: np.ndarray) -> None:
-    pcm = np.clip(np.round(audio * 32768.0), -32768, 32767).astype("<i2")
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(pcm.tobytes())
+    write_pcm16(path, np.clip(np.round(audio * 32768.0), -32768, 32767), 16000)
 
 
 def speech(text: str, voice: str, tmp: str) -> np.ndarray:

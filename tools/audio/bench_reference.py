@@ -12,11 +12,10 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from make_fixtures import kaldi_fbank, matcha_mel, speechlike, whisper_log_mel  # noqa: E402
+from tools.audio.make_fixtures import kaldi_fbank, matcha_mel, speechlike, whisper_log_mel
 
-import librosa  # noqa: E402
-import soxr  # noqa: E402
+import librosa
+import soxr
 
 
 def inputs(directory):

@@ -12,15 +12,12 @@ and one streaming chunk (5 context + 25 new tokens after the prompt).
 import argparse
 import json
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "chatterbox"))
-import reference  # noqa: E402
+from tools.chatterbox import reference
 
 CLIP_SECONDS = 10
 TOKENS_PER_SECOND = reference.SAMPLE_RATE / reference.TOKEN_SAMPLES  # 25

@@ -11,15 +11,12 @@ prompt text of 30 ids and <|endofprompt|>, tokens/20 text ids (max_len = tokens)
 import argparse
 import json
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "cosyvoice3"))
-import reference  # noqa: E402
+from tools.cosyvoice3 import reference
 
 
 class TimedModel(reference.Model):

@@ -15,15 +15,13 @@ as `simulate` says (the Swift side's NeuTTSStreamTiming).
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "neutts"))
-import reference  # noqa: E402
+from tools.neutts import reference
 
 REF_PHONEMES = "sˌoʊ aɪ dʒˈʌst tɹˈaɪd ðɪs lˈɪɾəl spˈiːkɚ, ænd ɪt sˈaʊndz klˈiːn ænd kwˈɪk."
 PHONEMES = "ðə kwˈɪk bɹˈaʊn fˈɑːks dʒˈʌmps ˌoʊvɚ ðə lˈeɪzi dˈɑːɡ, ðˈɛn ɪt ɹˈʌnz ˌɪntʊ ðə wˈʊdz."

@@ -24,9 +24,6 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "ttsbench"))
-
 
 def status_kib(field: str) -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -53,12 +50,12 @@ def tts(args, text: str):
     if args.model.startswith("piper-"):
         if importlib.util.find_spec("piper") is None:
             unavailable("piper-tts is not installed (scripts/python-env.sh)")
-        from references import PiperReference
+        from tools.ttsbench.references import PiperReference
         engine, ref = "piper-tts", PiperReference(args.threads, model_id=args.model)
     elif args.model.startswith("kokoro-"):
         if importlib.util.find_spec("kokoro_onnx") is None:
             unavailable("kokoro-onnx is not installed (scripts/python-env.sh)")
-        from references import KokoroReference
+        from tools.ttsbench.references import KokoroReference
         engine, ref = "kokoro-onnx", KokoroReference(args.threads, voice=args.voice or "jm_kumo", model_id=args.model)
     else:
         unavailable(f"no reference engine for {args.model} (piper-tts for piper-*, kokoro-onnx for kokoro-*)")

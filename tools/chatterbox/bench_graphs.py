@@ -29,9 +29,8 @@ import numpy as np
 import onnx
 from onnx import helper
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import graphs  # noqa: E402
-from graphs import F16, F32, I64  # noqa: E402
+from tools.chatterbox import graphs
+from tools.chatterbox.graphs import F16, F32, I64
 
 LAYERS, HEADS, HEAD_DIM = 24, 16, 64
 WIDTH, MLP = HEADS * HEAD_DIM, 4096
@@ -272,7 +271,7 @@ def write(out, variant, layers, log=print):
     half = variant == "q4f16"
     suffix = "_q4f16" if half else ""
     (out / "onnx").mkdir(parents=True, exist_ok=True)
-    import make_fixtures
+    from tools.chatterbox import make_fixtures
     make_fixtures.make_tokenizer(out)
     jobs = {
         "speech_encoder": lambda: speech_encoder(half),

@@ -10,16 +10,17 @@ import json
 import shutil
 import sys
 import time
-import wave
 from pathlib import Path
 
 import numpy as np
 import onnx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import graphs  # noqa: E402
-import reference  # noqa: E402
-import rename_input  # noqa: E402
+from tools.common.wav import write_pcm16
+from tools.chatterbox import graphs
+from tools.common.goldens import Golden
+from tools.common.splitmix import draws_for
+from tools.chatterbox import reference
+from tools.chatterbox import rename_input
 
 VARIANTS = {"fp32": "", "q4f16": "_q4f16"}
 ENDOFTEXT = ("<|endoftext|>", 50256)
@@ -163,46 +164,12 @@ def voice_signal(seconds, rate=graphs.SAMPLE_RATE):
 
 def write_wav(path, samples, rate=graphs.SAMPLE_RATE):
     pcm = np.clip(np.round(samples * 32767), -32768, 32767).astype("<i2")
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(pcm.tobytes())
+    write_pcm16(path, pcm, rate)
     return (pcm.astype(np.float32) / np.float32(32768)).astype(np.float32)   # what a reader gives back
 
 
 # -------------------------------------------------------------------------------------------------
 # Goldens
-
-class Golden:
-    def __init__(self, out):
-        self.out, self.index = out, {}
-        out.mkdir(parents=True, exist_ok=True)
-
-    def array(self, name, array, dtype="f32"):
-        kind = {"f32": "<f4", "i64": "<i8"}[dtype]
-        array = np.ascontiguousarray(np.asarray(array).astype(kind))
-        (self.out / name).write_bytes(array.tobytes())
-        self.index[name] = {"shape": list(array.shape), "dtype": dtype}
-        return name
-
-    def json(self, name, obj):
-        (self.out / name).write_text(json.dumps(obj, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
-    def finish(self):
-        self.json("index.json", {"arrays": self.index})
-
-
-def draws_for(seed):
-    rng = reference.SplitMix64(seed)
-    drawn = []
-
-    def next_uniform():
-        u = rng.uniform()
-        drawn.append(u)
-        return u
-    return next_uniform, drawn
-
 
 def main():
     began = time.time()

@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
+from tools.common.splitmix import SplitMix64  # noqa: F401  (reference.SplitMix64: the draws of the sampling goldens)
+
 START, STOP, SILENCE = 6561, 6562, 4299
 SPEECH_CODES = 6561
 MAX_NEW_TOKENS = 1024
@@ -27,7 +29,6 @@ MIN_CLIP_SECONDS = 5.0           # tts_turbo.py asserts duration > 5.0 s
 # model, 10 s (DEC_COND_LEN) for the decoder.
 ENC_COND_SECONDS, DEC_COND_SECONDS = 15, 10
 CHUNK, CONTEXT, CROSSFADE = 25, 5, 240
-MASK64 = (1 << 64) - 1
 
 # -------------------------------------------------------------------------------------------------
 # Text
@@ -87,23 +88,6 @@ def normalise_loudness(samples, rate=SAMPLE_RATE, target=TARGET_LUFS):
 
 # -------------------------------------------------------------------------------------------------
 # Sampling
-
-class SplitMix64:
-    """Warble's SeededRandom.SplitMix64 (uniform = top 53 bits / 2^53)."""
-
-    def __init__(self, seed):
-        self.state = seed & MASK64
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def uniform(self):
-        return float(self.next() >> 11) / float(1 << 53)
-
 
 def penalise(scores, tokens, penalty=PENALTY):
     """Hugging Face RepetitionPenaltyLogitsProcessor on a f32 row (each distinct token once):

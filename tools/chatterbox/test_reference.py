@@ -2,7 +2,6 @@
 """Self-test of tools/chatterbox: makes the fixtures in a temporary directory (twice, to check they are
 byte-identical) and checks the reference's invariants against them. Usage: .venv/bin/python
 tools/chatterbox/test_reference.py  (about 15 s)."""
-import hashlib
 import json
 import subprocess
 import sys
@@ -13,9 +12,9 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import graphs  # noqa: E402
-import reference  # noqa: E402
+from tools.chatterbox import graphs  # noqa: E402
+from tools.chatterbox import reference  # noqa: E402
+from tools.common.goldens import tree_digest  # noqa: E402
 
 CHECKS = []
 
@@ -203,21 +202,12 @@ def loudness_matters_for_audio_not_tokens(fx):
         assert meta["audio_tokens_equal_unnormalised"] and abs(meta["speaker_features_shift_unnormalised"]) > 0.1
 
 
-def digest(root):
-    h = hashlib.sha256()
-    for p in sorted(Path(root).rglob("*")):
-        if p.is_file():
-            h.update(str(p.relative_to(root)).encode())
-            h.update(p.read_bytes())
-    return h.hexdigest()
-
-
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp) / "a", Path(tmp) / "b"
         for out in (a, b):
             subprocess.run([sys.executable, str(HERE / "make_fixtures.py"), str(out)], check=True, stdout=subprocess.DEVNULL)
-        assert digest(a) == digest(b), "two runs differ"
+        assert tree_digest(a) == tree_digest(b), "two runs differ"
         fx = Fixture(a)
         for fn in CHECKS:
             fn(fx)

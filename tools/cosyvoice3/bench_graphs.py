@@ -35,9 +35,8 @@ import numpy as np
 import onnx
 from onnx import helper
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import graphs  # noqa: E402
-from graphs import F16, F32, I64  # noqa: E402
+from tools.cosyvoice3 import graphs
+from tools.cosyvoice3.graphs import F16, F32, I64
 
 HIDDEN, HEADS, KV_HEADS, HEAD = 896, 14, 2, 64
 MLP = 4864
@@ -401,7 +400,7 @@ def hift_decoder():
 
 def write(out, variants, layers, depth, log=print):
     out.mkdir(parents=True, exist_ok=True)
-    import make_fixtures
+    from tools.cosyvoice3 import make_fixtures
     make_fixtures.train_tokenizer(out)
     jobs = {
         "campplus.onnx": graphs.campplus,

@@ -5,11 +5,9 @@ inputs and outputs stay f32, except the backbone's KV cache, which is f16 in tha
 What each graph computes is described in tools/cosyvoice3/README.md.
 """
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
 
-OPSET = [helper.make_opsetid("", 17)]
-IR_VERSION = 8
-F32, F16, I64, I32 = TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.INT64, TensorProto.INT32
+from tools.common import onnx_graph
+from tools.common.onnx_graph import F16, F32, I32, I64  # noqa: F401  (the graphs' dtypes, read by bench_graphs.py)
 
 HIDDEN, LAYERS2, HEAD = 896, 48, 64
 VOCAB_OUT = 6761
@@ -23,53 +21,8 @@ SPECIAL = slice(880, 896)
 SILENT_BASE, SILENT_BOOST = 21.0, 4.0
 
 
-class Graph:
-    def __init__(self, name, half=False, seed=0):
-        self.name, self.half = name, half
-        self.nodes, self.inits, self.inputs, self.outputs = [], [], [], []
-        self.count = 0
-        self.rng = np.random.default_rng(seed)
-
-    def fresh(self, hint="t"):
-        self.count += 1
-        return f"{hint}_{self.count}"
-
-    def op(self, kind, inputs, hint=None, outputs=None, **attrs):
-        out = outputs or [self.fresh(hint or kind.lower())]
-        self.nodes.append(helper.make_node(kind, list(inputs), out, **attrs))
-        return out[0] if len(out) == 1 else out
-
-    def const(self, array, hint="c"):
-        name = self.fresh(hint)
-        self.inits.append(numpy_helper.from_array(np.asarray(array), name))
-        return name
-
-    def ints(self, values):
-        return self.const(np.array(values, dtype=np.int64), "i")
-
-    def weight(self, array, hint="w"):
-        """A float weight: f32, or f16 stored and cast to f32 in the half variant."""
-        array = np.asarray(array, dtype=np.float32)
-        if not self.half:
-            return self.const(array, hint)
-        return self.op("Cast", [self.const(array.astype(np.float16), hint)], to=F32)
-
-    def scalar(self, value):
-        return self.const(np.array(value, dtype=np.float32), "s")
-
-    def input(self, name, elem, shape):
-        self.inputs.append(helper.make_tensor_value_info(name, elem, shape))
-        return name
-
-    def output(self, name, elem, shape):
-        self.outputs.append(helper.make_tensor_value_info(name, elem, shape))
-        return name
-
-    def model(self):
-        graph = helper.make_graph(self.nodes, self.name, self.inputs, self.outputs, self.inits)
-        model = helper.make_model(graph, opset_imports=OPSET, producer_name="warble-cosyvoice3-fixtures")
-        model.ir_version = IR_VERSION
-        return model
+class Graph(onnx_graph.Graph):
+    producer = "warble-cosyvoice3-fixtures"
 
 
 def text_tables():

@@ -9,16 +9,16 @@ import json
 import struct
 import sys
 import time
-import wave
 from pathlib import Path
 
 import numpy as np
 import onnx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import graphs  # noqa: E402
-import reference  # noqa: E402
-import special_tokens  # noqa: E402
+from tools.common.wav import write_pcm16
+from tools.common.goldens import Golden
+from tools.cosyvoice3 import graphs
+from tools.cosyvoice3 import reference
+from tools.cosyvoice3 import special_tokens
 
 SPECIAL_TOKENS = {"<|endoftext|>": 151643, "<|im_start|>": 151644, "<|im_end|>": 151645, "<|endofprompt|>": 151646}
 # What the Qwen2 tokenizer_config.json copied beside the real graphs lists: Qwen2's own three, without
@@ -140,29 +140,7 @@ def clip_signal(rate, seconds=CLIP_SECONDS):
 
 def write_wav(path, left, right, rate):
     frames = np.stack([left, right], axis=1)
-    pcm = np.clip(np.round(frames * 32767), -32768, 32767).astype("<i2")
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(2)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(pcm.tobytes())
-
-
-class Golden:
-    def __init__(self, out):
-        self.out, self.index = out, {}
-        out.mkdir(parents=True, exist_ok=True)
-
-    def array(self, name, array):
-        array = np.ascontiguousarray(np.asarray(array, dtype="<f4"))
-        (self.out / name).write_bytes(array.tobytes())
-        self.index[name] = {"shape": list(array.shape), "dtype": "f32"}
-
-    def json(self, name, obj):
-        (self.out / name).write_text(json.dumps(obj, indent=1) + "\n")
-
-    def finish(self):
-        self.json("index.json", {"arrays": self.index})
+    write_pcm16(path, np.clip(np.round(frames * 32767), -32768, 32767), rate)
 
 
 def equal_ranges(a, b, tol=1e-5):
@@ -248,7 +226,7 @@ def main():
             onnx.save(model, str(directory / name))
     tok = train_tokenizer(repo)
     self_check(repo)
-    gold = Golden(gold_dir)
+    gold = Golden(gold_dir, ensure_ascii=True)
     gold.json("text_ids.json", {"cases": [{"text": t, "ids": encode(tok, t),
                                            "decoded": tok.decode(encode(tok, t)) if "<|" not in t else None}
                                           for t in TEXT_CASES]})

@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
+from tools.common.splitmix import SplitMix64  # noqa: F401  (reference.SplitMix64: the draws of the sampling goldens)
+
 SPEECH = 6561
 SOS, EOS, TASK_ID = 6561, 6562, 6563
 SILENT = {1, 2, 28, 29, 55, 248, 494, 2241, 2242, 2322, 2323}
@@ -26,26 +28,10 @@ SAMPLES_PER_FRAME = 480
 F0_LOOKAHEAD, CONV_PRE_LOOKAHEAD = 3, 4  # f0_predictor condnet[0] causal padding; conv_pre_look_right
 AUDIO_LIMIT = 0.99
 N_FFT, STFT_HOP = 16, 4
-MASK64 = (1 << 64) - 1
 
 
 # ---------------------------------------------------------------------------------------------
 # Sampling: Swift's SplitMix64, LogitMath.logSoftmax, TokenSampler.candidates/draw, RAS.
-
-class SplitMix64:
-    def __init__(self, seed):
-        self.state = seed & MASK64
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def uniform(self):
-        return float(self.next() >> 11) / float(1 << 53)
-
 
 def _exp_nonpositive(x):
     """CVectorMath's float exp for x <= 0 (polynomial, f32 throughout)."""

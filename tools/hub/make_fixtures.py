@@ -51,10 +51,9 @@ def main(argv):
         sys.exit(f"hub fixtures: {model} is missing; run scripts/setup.sh")
     tree = os.path.join(out, "tree")
     shutil.rmtree(tree, ignore_errors=True)
-    sys.path.insert(0, os.path.join(HERE, "..", "voices"))
     from pathlib import Path
 
-    import make_fixtures as voice_fixtures  # tools/voices/make_fixtures.py
+    from tools.voices import make_fixtures as voice_fixtures  # tools/voices/make_fixtures.py
 
     model_dir = Path(model).parent
     two = Path(out) / "two-speakers"

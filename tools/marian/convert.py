@@ -29,12 +29,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "chatterbox"))
-sys.path.insert(0, str(HERE.parent / "models"))
-from graphs import Graph  # noqa: E402  the repo's small ONNX builder
-import marian_file  # noqa: E402
+from tools.common.onnx_graph import Graph  # noqa: E402  the repo's small ONNX builder
+from tools.marian import marian_file  # noqa: E402
 
 F32, I64 = TensorProto.FLOAT, TensorProto.INT64
 OPSET = 17
@@ -238,8 +234,7 @@ def convert(model_dir: Path, out: Path, model_id: str = "", source: str = "", in
     info = {}
     if (model_dir / "model_info.json").is_file():
         info = json.loads((model_dir / "model_info.json").read_text())
-    sys.path.insert(0, str(HERE.parent / "models"))
-    import store
+    from tools.models import store
     manifest = {
         "id": model_id or model_dir.name, "family": "marian",
         "displayName": f"Bergamot {info.get('modelName', model_dir.name)}",

@@ -33,12 +33,8 @@ import numpy as np
 import onnx
 from onnx import TensorProto
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "chatterbox"))
-sys.path.insert(0, str(HERE.parent / "models"))
-from graphs import Graph  # noqa: E402  the repo's small ONNX builder
-from opus_weights import WeightsError, read_weights  # noqa: E402
+from tools.common.onnx_graph import Graph  # noqa: E402  the repo's small ONNX builder
+from tools.marian.opus_weights import WeightsError, read_weights  # noqa: E402
 
 F32, I64 = TensorProto.FLOAT, TensorProto.INT64
 ACTIVATIONS = ("relu", "swish", "silu", "gelu", "gelu_new", "gelu_pytorch_tanh", "tanh", "sigmoid")
@@ -102,6 +98,7 @@ class Weights:
 
 
 class Builder(Graph):
+    producer = "warble-chatterbox-fixtures"  # the name the builder had in tools/chatterbox; converted files stay the same
     def linear(self, x, w: Weights, prefix):
         weight = self.const(np.ascontiguousarray(w.get(prefix + ".weight").T), "w")
         y = self.op("MatMul", [x, weight])
@@ -318,7 +315,7 @@ def convert(src: Path, out: Path, model_id: str, source: str | None, int8: bool)
             if src.resolve() != out.resolve():
                 shutil.copyfile(src / name, out / name)
             names.append(name)
-    import store
+    from tools.models import store
     source_lang, target_lang = tok.get("source_lang"), tok.get("target_lang")
     languages = [x for x in (source_lang, target_lang) if x]
     manifest = {

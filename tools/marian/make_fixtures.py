@@ -29,9 +29,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-sys.path.insert(0, str(HERE))
-from reference import Translator  # noqa: E402  (before convert, which puts tools/chatterbox first on the path)
-import convert  # noqa: E402
+from tools.marian.reference import Translator  # noqa: E402
+from tools.marian import convert  # noqa: E402
 
 DIRECTIONS = {"enpt": ("marian-enpt-tiny", "sentences.en.txt"), "pten": ("marian-pten-tiny", "sentences.pt.txt")}
 SHORTLIST_LINES = 6  # lines whose shortlist is written out
@@ -80,8 +79,8 @@ def main(argv: list[str]) -> int:
             same = sum(e["referenceText"] == e["nativeText"] for e in entries)
             print(f"{name}: {len(entries)} lines, reference = native on {same}", file=sys.stderr)
             (out / "goldens" / f"{name}.json").write_text(json.dumps(entries, ensure_ascii=False, indent=0) + "\n")
-    import convert_opus
-    import make_opus_fixtures
+    from tools.marian import convert_opus
+    from tools.marian import make_opus_fixtures
     make_opus_fixtures.main([str(out / "opus")])
     for repo in sorted((out / "opus" / "repos" / "Helsinki-NLP").iterdir()):
         for int8 in (False, True):

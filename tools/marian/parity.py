@@ -24,8 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from reference import Translator  # noqa: E402
+from tools.marian.reference import Translator  # noqa: E402
 
 DIRS = {"enpt": ("enpt-1693087644", "sentences.en.txt"), "pten": ("pten-1693087646", "sentences.pt.txt")}
 

@@ -21,9 +21,7 @@ import numpy as np  # noqa: I001
 import onnxruntime as ort
 from tokenizers import Tokenizer
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import marian_file  # noqa: E402
+from tools.marian import marian_file  # noqa: E402
 
 EOS = 0
 

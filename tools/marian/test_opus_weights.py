@@ -9,16 +9,14 @@ refused naming the key; bf16 reads as its f32 values.
 import json
 import pickle
 import struct
-import sys
 import tempfile
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import convert_opus  # noqa: E402
-from opus_weights import WeightsError, read_pytorch_bin, read_safetensors  # noqa: E402
+from tools.marian import convert_opus
+from tools.marian.opus_weights import WeightsError, read_pytorch_bin, read_safetensors
 
 
 class Evil:

@@ -14,15 +14,13 @@ were fused (exit 1 when none).
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import graph_rewrite  # noqa: E402
-from graph_rewrite import DOMAIN  # noqa: E402
+from tools.models import graph_rewrite
+from tools.models.graph_rewrite import DOMAIN
 
 
 def fuse(model: onnx.ModelProto) -> int:

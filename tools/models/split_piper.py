@@ -27,7 +27,7 @@ import onnx
 import onnx.utils
 import onnxruntime as ort
 
-from conv_layout import graph_to_4d
+from tools.models.conv_layout import graph_to_4d
 
 MARGIN_FRAMES = 2
 

@@ -26,7 +26,6 @@ tools/bench/neutts_bench.py read it:
 from __future__ import annotations
 
 import json
-import os
 import struct
 import sys
 import time
@@ -35,9 +34,8 @@ from pathlib import Path
 import numpy as np
 from onnx import TensorProto
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import convert  # noqa: E402
-from graphs import Graph  # noqa: E402  tools/chatterbox/graphs.py, on the path convert.py sets
+from tools.neutts import convert
+from tools.common.onnx_graph import Graph
 
 NANO_CONFIG = {
     "architectures": ["LlamaForCausalLM"], "model_type": "llama",
@@ -125,12 +123,9 @@ def write_tokenizer(out: Path) -> dict:
     """tokenizer.json with Nano's ids: BOS 128000, controls 128256.., speech 128262.., glyphs 193798..
     The BPE part has the 256 byte symbols and unreachable fillers to 128,000 entries and no merges, so
     ASCII phonemes encode as one id a byte (the real merges would join some)."""
-    import importlib.util
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
-    # tools/neutts/make_fixtures.py by path (tools/chatterbox has a make_fixtures too)
-    spec = importlib.util.spec_from_file_location("neutts_make_fixtures", Path(__file__).with_name("make_fixtures.py"))
-    make_fixtures = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(make_fixtures)
+
+    from tools.neutts import make_fixtures
     alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
     vocab = {c: i for i, c in enumerate(alphabet)}
     for i in range(len(vocab), BASE_VOCAB):
@@ -173,7 +168,7 @@ FRAMES_PER_SECOND = 50
 
 
 class CodecGraph(Graph):
-    """tools/chatterbox/graphs.py's builder (the one convert.py uses) with random weights and a multiply-add count
+    """tools/common/onnx_graph.py's builder (the one convert.py uses) with random weights and a multiply-add count
     per frame of audio (for the matrix products that run once per frame)."""
 
     def __init__(self):

@@ -33,8 +33,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "chatterbox"))
-from graphs import Graph  # noqa: E402  the repo's small ONNX builder (op/const/ints/input/output/dim)
+from tools.common.onnx_graph import Graph  # the repo's small ONNX builder
 
 OPSET = 17
 ARCHITECTURES = {"LlamaForCausalLM": "llama", "Qwen2ForCausalLM": "qwen2"}

@@ -25,9 +25,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import export_encoder  # noqa: E402
+from tools.common.wav import write_pcm16  # noqa: E402
+from tools.neutts import export_encoder  # noqa: E402
 
 SEED = 20261128
 CLIP_SECONDS = [3.0, 4.37, 6.02]   # lengths that are not multiples of 320 samples, and one that is close
@@ -126,13 +125,8 @@ def write(out):
 
 def _wav(samples):
     import io
-    import wave
     buffer = io.BytesIO()
-    with wave.open(buffer, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes((np.clip(samples, -1, 1) * 32767).astype("<i2").tobytes())
+    write_pcm16(buffer, (np.clip(samples, -1, 1) * 32767).astype("<i2"), 16000)
     return buffer.getvalue()
 
 

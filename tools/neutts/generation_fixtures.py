@@ -24,8 +24,7 @@ from transformers.generation.logits_process import (LogitsProcessorList, MinPLog
                                                     RepetitionPenaltyLogitsProcessor, TopKLogitsWarper,
                                                     TopPLogitsWarper)
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import reference  # noqa: E402
+from tools.neutts import reference
 
 # (name, generation_config.json sampling keys, text, seed)
 CASES = [

@@ -21,12 +21,12 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import encoder_fixtures  # noqa: E402
-import generation_fixtures  # noqa: E402
-import phoneme_fixtures  # noqa: E402
-import reference  # noqa: E402
+from tools.neutts import encoder_fixtures  # noqa: E402
+from tools.neutts import generation_fixtures  # noqa: E402
+from tools.neutts import phoneme_fixtures  # noqa: E402
+from tools.common.goldens import Golden  # noqa: E402
+from tools.common.splitmix import draws_for  # noqa: E402
+from tools.neutts import reference  # noqa: E402
 
 # -------------------------------------------------------------------------------------------------
 # Layout
@@ -326,37 +326,6 @@ def make_codec(short):
 # -------------------------------------------------------------------------------------------------
 # Goldens
 
-class Golden:
-    KINDS = {"f32": "<f4", "i32": "<i4", "i64": "<i8"}
-
-    def __init__(self, out):
-        self.out, self.index = out, {}
-        out.mkdir(parents=True, exist_ok=True)
-
-    def array(self, name, array, dtype="f32"):
-        array = np.ascontiguousarray(np.asarray(array).astype(self.KINDS[dtype]))
-        (self.out / name).write_bytes(array.tobytes())
-        self.index[name] = {"shape": list(array.shape), "dtype": dtype}
-        return name
-
-    def json(self, name, obj):
-        (self.out / name).write_text(json.dumps(obj, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-
-    def finish(self):
-        self.json("index.json", {"arrays": self.index})
-
-
-def draws_for(seed):
-    rng = reference.SplitMix64(seed)
-    drawn = []
-
-    def next_uniform():
-        u = rng.uniform()
-        drawn.append(u)
-        return u
-    return next_uniform, drawn
-
-
 def write_repo(repo, tok, base):
     size = tok.get_vocab_size()
     vocab = size + PADDING_ROWS
@@ -381,7 +350,7 @@ def write_repo(repo, tok, base):
     (repo / ".gitattributes").write_text("*.safetensors filter=lfs diff=lfs merge=lfs -text\n"
                                          "*.onnx filter=lfs diff=lfs merge=lfs -text\n*.onnx_data filter=lfs diff=lfs merge=lfs -text\n"
                                          "tokenizer.json filter=lfs diff=lfs merge=lfs -text\n")
-    import convert
+    from tools.neutts import convert
     summary = convert.convert(str(repo), str(repo / "onnx" / "model.onnx"))
     return dict(vocab=vocab, tokenizer_size=size, speech_0=s0, end=end, bos=bos, kinds=kinds, weights=weights,
                 convert=summary)

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import reference  # noqa: E402
+from tools.neutts import reference  # noqa: E402
 
 SENTENCES = HERE / "phoneme_sentences"
 LANGUAGES = ["en-us", "de", "fr-fr", "es"]

@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
+from tools.common.splitmix import SplitMix64  # noqa: F401  (reference.SplitMix64: the draws of the sampling goldens)
+
 # neutts.py NeuTTS.__init__
 SAMPLE_RATE = 24000
 MAX_CONTEXT = 2048
@@ -31,7 +33,6 @@ SPEECH_GENERATION_START = "<|SPEECH_GENERATION_START|>"
 SPEECH_GENERATION_END = "<|SPEECH_GENERATION_END|>"
 SPEECH_RE = re.compile(r"<\|speech_(\d+)\|>")
 LANGUAGES = ("en-us", "de", "fr-fr", "es")
-MASK64 = (1 << 64) - 1
 
 
 # -------------------------------------------------------------------------------------------------
@@ -109,23 +110,6 @@ def extract_codes(text):
 
 # -------------------------------------------------------------------------------------------------
 # Sampling (HF generate as _infer_torch calls it), uniforms injected
-
-class SplitMix64:
-    """Warble's SeededRandom.SplitMix64 (uniform = top 53 bits / 2^53); the same as tools/chatterbox."""
-
-    def __init__(self, seed):
-        self.state = seed & MASK64
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def uniform(self):
-        return float(self.next() >> 11) / float(1 << 53)
-
 
 def softmax64(values):
     values = np.asarray(values, np.float64)

@@ -29,12 +29,10 @@ import time
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
 
 import onnxruntime as ort  # noqa: E402
 
-import convert  # noqa: E402
+from tools.neutts import convert  # noqa: E402
 
 TOLERANCE = 1e-4
 PREFILL, DECODE = 12, 20

@@ -2,7 +2,6 @@
 """Self-test of tools/neutts: makes the fixtures in a temporary directory (twice, to check they are
 byte-identical) and checks the reference's invariants against them, including that the usual porting
 bugs change the tokens. Usage: .venv/bin/python tools/neutts/test_reference.py  (about 40 s)."""
-import hashlib
 import json
 import subprocess
 import sys
@@ -12,9 +11,9 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import make_fixtures as mf  # noqa: E402
-import reference  # noqa: E402
+from tools.neutts import make_fixtures as mf  # noqa: E402
+from tools.neutts import reference  # noqa: E402
+from tools.common.goldens import tree_digest  # noqa: E402
 
 CHECKS = []
 
@@ -220,21 +219,12 @@ def cache_rows_pass_through(fx):
     assert np.abs(whole["logits"][0, -1] - step["logits"][0, -1]).max() < 1e-3
 
 
-def digest(root):
-    h = hashlib.sha256()
-    for path in sorted(Path(root).rglob("*")):
-        if path.is_file():
-            h.update(str(path.relative_to(root)).encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()
-
-
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         a, b = Path(tmp) / "a", Path(tmp) / "b"
         for out in (a, b):
             subprocess.run([sys.executable, str(HERE / "make_fixtures.py"), str(out)], check=True, stdout=subprocess.DEVNULL)
-        assert digest(a) == digest(b), "two runs of make_fixtures.py differ"
+        assert tree_digest(a) == tree_digest(b), "two runs of make_fixtures.py differ"
         fx = Fixture(a)
         failed = 0
         for fn in CHECKS:

@@ -116,8 +116,7 @@ def tiny_linear_model() -> onnx.ModelProto:
 def snake_models() -> tuple[onnx.ModelProto, onnx.ModelProto, onnx.ModelProto]:
     """A Snake activation as exporters write it (Mul, Sin, Pow, Mul, Add; x [1, 4, 1000]), the same
     after tools/models/fuse_snake.py, and a fused node whose alpha has one value too many."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
-    from fuse_snake import DOMAIN, fuse
+    from tools.models.fuse_snake import DOMAIN, fuse
 
     rng = np.random.default_rng(11)
     alpha = (rng.uniform(0.3, 2.0, (1, 4, 1))).astype(np.float32)
@@ -147,8 +146,7 @@ def adain_models() -> tuple[onnx.ModelProto, onnx.ModelProto]:
     """An AdaIN block as StyleTTS 2 exports it (ReduceMean, Sub, Mul, ReduceMean, Add eps, Sqrt, Div,
     Mul scale, Add shift; x [1, 3, time], scale and shift [1, 3, 1] as inputs), and the same after
     tools/models/fuse_adain.py."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
-    from fuse_adain import fuse
+    from tools.models.fuse_adain import fuse
 
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, "time"])
     scale = helper.make_tensor_value_info("scale", TensorProto.FLOAT, [1, 3, 1])

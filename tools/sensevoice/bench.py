@@ -16,10 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import graphs  # noqa: E402
-import make_fixtures  # noqa: E402
+from tools.sensevoice import graphs  # noqa: E402
+from tools.sensevoice import make_fixtures  # noqa: E402
 
 CLIPS = {"bench10s": 10.0, "bench60s": 60.0}
 

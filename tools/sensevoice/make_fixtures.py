@@ -28,9 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import graphs  # noqa: E402
+from tools.common.wav import write_pcm16  # noqa: E402
+from tools.sensevoice import graphs  # noqa: E402
 
 LANGUAGES = ["auto", "en", "zh"]
 
@@ -58,12 +57,7 @@ def speechlike(seconds: float, rate: int, seed: int) -> np.ndarray:
 
 
 def write_wav(path: Path, samples: np.ndarray, rate: int) -> None:
-    pcm = np.round(np.clip(samples, -1, 1) * 32767).astype("<i2")
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(rate)
-        w.writeframes(pcm.tobytes())
+    write_pcm16(path, np.round(np.clip(samples, -1, 1) * 32767), rate)
 
 
 def read_wav(path: Path) -> tuple[np.ndarray, int]:

@@ -24,8 +24,7 @@ from pathlib import Path
 
 import sentencepiece as spm
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "text"))
-from corpus import build_corpus  # noqa: E402
+from tools.text.corpus import build_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = 20250923

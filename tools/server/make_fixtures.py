@@ -19,11 +19,9 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "whisper"))
 
-from check_parity import model_paths  # noqa: E402
-from clips import read_wav, synthesize  # noqa: E402
+from tools.whisper.check_parity import model_paths  # noqa: E402
+from tools.whisper.clips import read_wav, synthesize  # noqa: E402
 
 MODEL = "whisper-tiny.en"
 TEXT = "Warble speaks with Kokoro and Piper voices on ONNX Runtime."

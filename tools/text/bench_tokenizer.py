@@ -17,11 +17,9 @@ from pathlib import Path
 os.environ["TOKENIZERS_PARALLELISM"] = "false"
 os.environ["RAYON_NUM_THREADS"] = "1"
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 
 def make_text(out: str) -> None:
-    from corpus import build_corpus
+    from tools.text.corpus import build_corpus
     lines = build_corpus()
     rng = random.Random(7)
     parts, size = [], 0

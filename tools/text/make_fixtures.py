@@ -26,8 +26,7 @@ from pathlib import Path
 from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, \
     processors, trainers
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import SENTENCES, build_corpus  # noqa: E402
+from tools.text.corpus import SENTENCES, build_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 QWEN2_PATTERN = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"

@@ -8,14 +8,12 @@ or kokoro-onnx with the same model files, texts and thread count. Prints one JSO
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import onnxruntime
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import references  # noqa: E402
+from tools.ttsbench import references
 
 
 def peak_rss_kib() -> int | None:

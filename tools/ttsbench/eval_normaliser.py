@@ -35,13 +35,11 @@ reading is printed next to it.
 import argparse
 import json
 import re
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import references  # noqa: E402
-from eval_wer import edit_distance, write_wav  # noqa: E402
+from tools.ttsbench import references  # noqa: E402
+from tools.ttsbench.eval_wer import edit_distance, write_wav  # noqa: E402
 
 ITEMS = HERE / "normaliser_sentences.json"
 

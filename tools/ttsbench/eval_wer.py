@@ -23,15 +23,13 @@ on; both are printed and kept in the report.
 import argparse
 import json
 import re
-import sys
-import wave
 from pathlib import Path
 
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import references  # noqa: E402
+from tools.common.wav import write_pcm16  # noqa: E402
+from tools.ttsbench import references  # noqa: E402
 
 SENTENCES = HERE / "wer_sentences.json"
 
@@ -41,12 +39,7 @@ def sentences() -> list[str]:
 
 
 def write_wav(path: Path, audio: np.ndarray, sample_rate: int) -> None:
-    pcm = (np.clip(audio, -1, 1) * 32767).astype("<i2")
-    with wave.open(str(path), "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(sample_rate)
-        w.writeframes(pcm.tobytes())
+    write_pcm16(path, (np.clip(audio, -1, 1) * 32767).astype("<i2"), sample_rate)
 
 
 def synth(args) -> None:

@@ -26,8 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "ttsbench"))
-from eval_wer import edit_distance, fold_ordinals  # noqa: E402
+from tools.ttsbench.eval_wer import edit_distance, fold_ordinals
 
 CLIP_TEXT = ("Last summer we drove along the coast, stopping at every little village to buy bread and cheese, "
              "and we slept under the stars whenever the weather allowed it.")

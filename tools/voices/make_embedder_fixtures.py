@@ -36,10 +36,8 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "ttsbench"))
 
-from references import KokoroReference, PiperReference, session, warble_home  # noqa: E402
+from tools.ttsbench.references import KokoroReference, PiperReference, session, warble_home  # noqa: E402
 
 MODEL = "speaker-dvector"
 TEXTS = [

@@ -22,18 +22,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "ttsbench"))
 
-from references import session, warble_home  # noqa: E402
+from tools.ttsbench.references import session, warble_home  # noqa: E402
 
-import make_embedder_fixtures  # noqa: E402
+from tools.voices import make_embedder_fixtures  # noqa: E402
 
 MODEL = "piper-en_US-joe-medium"
 # Short and varied: a question, punctuation inside the sentence, stress and a diphthong-heavy line.

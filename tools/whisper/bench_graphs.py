@@ -12,19 +12,17 @@ with faster-whisper end to end).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from check_parity import model_paths, prompt_for, window_features  # noqa: E402
-from clips import CLIPS, make_clips, read_wav  # noqa: E402
-from ort_whisper import OrtWhisper  # noqa: E402
+from tools.whisper.check_parity import model_paths, prompt_for, window_features
+from tools.whisper.clips import CLIPS, make_clips, read_wav
+from tools.whisper.ort_whisper import OrtWhisper
 
 
 def paired_medians(a, b, runs: int) -> tuple[float, float]:

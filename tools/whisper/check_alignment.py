@@ -12,18 +12,16 @@ The Swift port is checked against faster-whisper's word times themselves (make_f
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from check_parity import model_paths, window_features  # noqa: E402
-from clips import CLIPS, make_clips, read_wav  # noqa: E402
-from ort_whisper import OrtWhisper  # noqa: E402
-from word_alignment import align  # noqa: E402
+from tools.whisper.check_parity import model_paths, window_features
+from tools.whisper.clips import CLIPS, make_clips, read_wav
+from tools.whisper.ort_whisper import OrtWhisper
+from tools.whisper.word_alignment import align
 
 
 def check_model(model_id: str, clips: list[dict]) -> bool:

@@ -19,15 +19,14 @@ import struct
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from check_parity import model_paths, prompt_for, window_features  # noqa: E402
-from clips import CLIPS, make_clips, read_wav  # noqa: E402
-from convert_ct2 import convert  # noqa: E402
-from ct2_model import DTYPES, Ct2FormatError, read_model  # noqa: E402
-from ort_whisper import OrtWhisper  # noqa: E402
+from tools.whisper.check_parity import model_paths, prompt_for, window_features
+from tools.whisper.clips import CLIPS, make_clips, read_wav
+from tools.whisper.convert_ct2 import convert
+from tools.whisper.ct2_model import DTYPES, Ct2FormatError, read_model
+from tools.whisper.ort_whisper import OrtWhisper
 
 DTYPE_IDS = {name: i for i, (name, _) in DTYPES.items()}
 LEGACY_SIZES = {"float32": 4, "int16": 2, "int8": 1}

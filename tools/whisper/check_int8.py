@@ -20,13 +20,12 @@ import re
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from check_parity import model_paths, prompt_for, window_features  # noqa: E402
-from clips import CLIPS, make_clips, read_wav  # noqa: E402
-from ort_whisper import OrtWhisper  # noqa: E402
+from tools.whisper.check_parity import model_paths, prompt_for, window_features
+from tools.whisper.clips import CLIPS, make_clips, read_wav
+from tools.whisper.ort_whisper import OrtWhisper
 
 WER_BOUND = 0.10  # int8 vs f32 text, words over all clips of a model (the Swift test uses the same bound)
 

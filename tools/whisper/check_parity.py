@@ -27,14 +27,13 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from clips import CLIPS, make_clips, read_wav  # noqa: E402
-from ct2_model import read_model  # noqa: E402
-from f64_reference import F64Encoder  # noqa: E402
-from ort_whisper import OrtWhisper  # noqa: E402
+from tools.whisper.clips import CLIPS, make_clips, read_wav
+from tools.whisper.ct2_model import read_model
+from tools.whisper.f64_reference import F64Encoder
+from tools.whisper.ort_whisper import OrtWhisper
 
 ENCODER_TOLERANCE = 1e-3
 # float32 arithmetic itself is this far from float64 on frames where Whisper's last FFN makes a massive

@@ -10,6 +10,8 @@ import wave
 
 import numpy as np
 
+from tools.common.wav import write_pcm16
+
 # (name, espeak-ng voice, language code, text)
 CLIPS = [
     ("en_fox", "en-us", "en", "The quick brown fox jumps over the lazy dog. It was a sunny day in the park."),
@@ -30,12 +32,7 @@ def synthesize(voice: str, text: str, path: str) -> None:
         raw = os.path.join(tmp, "raw.wav")
         subprocess.run(["espeak-ng", "-v", voice, "-s", "160", "-w", raw, text], check=True)
         audio = decode_audio(raw, sampling_rate=16000)
-    pcm = np.clip(np.round(audio * 32768.0), -32768, 32767).astype("<i2")
-    with wave.open(path, "wb") as w:
-        w.setnchannels(1)
-        w.setsampwidth(2)
-        w.setframerate(16000)
-        w.writeframes(pcm.tobytes())
+    write_pcm16(path, np.clip(np.round(audio * 32768.0), -32768, 32767), 16000)
 
 
 def read_wav(path: str) -> np.ndarray:

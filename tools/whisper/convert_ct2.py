@@ -19,12 +19,11 @@ import re
 import shutil
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import onnx  # noqa: E402
+import onnx
 
-from ct2_model import Ct2FormatError, read_model  # noqa: E402
-from whisper_graphs import N_AUDIO_CTX, N_FRAMES, WhisperDims, build_decoder, build_encoder  # noqa: E402
+from tools.whisper.ct2_model import Ct2FormatError, read_model
+from tools.whisper.whisper_graphs import N_AUDIO_CTX, N_FRAMES, WhisperDims, build_decoder, build_encoder
 
 TEXT_FILES = ("tokenizer.json", "vocabulary.txt", "config.json")
 LANGUAGE_TOKEN = re.compile(r"^<\|([a-z]{2,3}|haw|yue)\|>$")

@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from ct2_model import Ct2Model
-from whisper_graphs import WhisperDims
+from tools.whisper.ct2_model import Ct2Model
+from tools.whisper.whisper_graphs import WhisperDims
 
 try:  # scipy is in the shared tool environment (tools/audio); math.erf element by element is the fallback
     from scipy.special import erf as _erf

@@ -25,12 +25,11 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from check_parity import model_paths, prompt_for, window_features  # noqa: E402
-from clips import CLIPS, make_clips, read_wav  # noqa: E402
+from tools.whisper.check_parity import model_paths, prompt_for, window_features
+from tools.whisper.clips import CLIPS, make_clips, read_wav
 
 FIXTURE_CLIPS = ["en_fox", "en_weather", "en_numbers", "de_wetter"]
 FEATURES_CLIP = "en_fox"

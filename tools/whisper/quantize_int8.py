@@ -38,8 +38,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from convert_ct2 import sha256_of  # noqa: E402
+from tools.whisper.convert_ct2 import sha256_of
 
 TEXT_FILES = ("tokenizer.json", "vocabulary.txt", "config.json")
 GRAPHS = ("encoder.onnx", "decoder.onnx")

@@ -1,12 +1,10 @@
 #!/usr/bin/env python3
 """Smoke test of an installed or freshly made Whisper model directory: both graphs load in ONNX Runtime
 and give the documented shapes. Usage: smoke_test.py MODEL_DIR (exit status 1 with the reason)."""
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import numpy as np  # noqa: E402
-from ort_whisper import OrtWhisper  # noqa: E402
+import numpy as np
+from tools.whisper.ort_whisper import OrtWhisper
 
 
 def main() -> None:

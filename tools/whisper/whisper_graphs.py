@@ -30,7 +30,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from ct2_model import Ct2FormatError, Ct2Model, Variable
+from tools.whisper.ct2_model import Ct2FormatError, Ct2Model, Variable
 
 OPSET = 20  # Gelu (20), LayerNormalization (17)
 N_AUDIO_CTX = 1500
