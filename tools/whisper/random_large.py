@@ -170,7 +170,12 @@ def transcripts(model_id: str, repo: str, clips: list[dict]) -> dict:
     from faster_whisper import WhisperModel
 
     fw = WhisperModel(repo, device="cpu", compute_type="float32", cpu_threads=1)
-    result = {"repo": MODELS[model_id]["repo"], "n_mels": int(fw.feature_extractor.mel_filters.shape[0]), "clips": {}}
+    import hashlib
+
+    with open(os.path.join(repo, "model.bin"), "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    result = {"repo": MODELS[model_id]["repo"], "model_bin_sha256": digest,
+              "n_mels": int(fw.feature_extractor.mel_filters.shape[0]), "clips": {}}
     for clip in clips:
         audio = read_wav(clip["path"])
         entry = {}
