@@ -523,6 +523,18 @@ check "models pull whisper-tiny.en (Systran's CTranslate2 files, converted on pu
     ${pull_env[*]} '$warble' models pull -q whisper-tiny.en &&
     ${pull_env[*]} '$warble' models list | grep -q '^whisper-tiny.en' &&
     ${pull_env[*]} '$warble' transcribe '$work/kokoro-pulled.wav' | grep -qi 'weather'"
+check "models pull whisper-large-v3-turbo and whisper-large-v3 (tools/whisper/random_large.py's miniatures of their repositories: vocabulary.json, 128 mel bins; converted on pull): models list shows them, transcribe --model prints faster-whisper's text and tokens" bash -c "
+    ${pull_env[*]} '$warble' models pull -q whisper-large-v3-turbo && ${pull_env[*]} '$warble' models pull -q whisper-large-v3 &&
+    ${pull_env[*]} '$warble' models list > '$work/wl.txt' &&
+    grep -q '^whisper-large-v3-turbo ' '$work/wl.txt' && grep -q '^whisper-large-v3 ' '$work/wl.txt' &&
+    wl='$warble_root/Tests/Fixtures/generated/whisper/large' &&
+    for m in whisper-large-v3-turbo whisper-large-v3; do
+        ${pull_env[*]} '$warble' transcribe --no-history --model \$m --language de --beam-size 1 --temperature 0 --no-previous-text \
+            \"\$wl/de_wetter.wav\" > '$work/wl-'\$m.txt &&
+        ${pull_env[*]} '$warble' transcribe --no-history --model \$m --language de --temperature 0 --no-previous-text --format json \
+            \"\$wl/de_wetter.wav\" > '$work/wl-'\$m.json || exit 1
+    done &&
+    python3 '$warble_root/tools/whisper/check_cli.py' \"\$wl/index.json\" '$work'"
 check "models pull sensevoice-small and sensevoice-small:int8 (tools/sensevoice's synthetic export): transcribe --model prints sherpa-onnx's text (text, json with tokens and tags, srt; 16 kHz, 44.1 kHz, 75 s)" bash -c "
     ${pull_env[*]} '$warble' models pull -q sensevoice-small && ${pull_env[*]} '$warble' models pull -q sensevoice-small:int8 &&
     sv='$warble_root/Tests/Fixtures/generated/sensevoice' &&

@@ -81,7 +81,7 @@ public struct HubPull: Sendable {
             throw HubError(.notFound, "the catalogue has no \(reference)")
         }
         let variantRepo = try entry.files(variant: reference.variant).repo
-        let repo = reference.repo ?? variantRepo ?? entry.repo.replacingOccurrences(of: "{size}", with: templated?.size ?? reference.name)
+        let repo = reference.repo ?? variantRepo ?? entry.repo(size: templated?.size ?? reference.name)
         let commit = try await client.commit(repo: repo, revision: reference.revision)
         let source = HubModelSource(client: client, repo: repo, commit: commit)
         switch reference.family {

@@ -59,6 +59,8 @@ public struct ModelCatalogue: Sendable, Decodable {
         public var sizeLanguages: [String: [String]]
         /// The download of each size, when known (approximate).
         public var sizeBytes: [String: Int64]
+        /// The repository of a size that is not where `repo`'s template puts it (Whisper large-v3-turbo).
+        public var sizeRepos: [String: String]
         public var shared: Files
         /// The project tool that converts it on pull.
         public var convert: String?
@@ -73,7 +75,7 @@ public struct ModelCatalogue: Sendable, Decodable {
         public var isPyPI: Bool { !wheels.isEmpty }
 
         enum CodingKeys: String, CodingKey {
-            case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, sizeLanguages, sizeBytes, convert,
+            case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, sizeLanguages, sizeBytes, sizeRepos, convert,
                  needs, about, wheels, converterFiles
         }
 
@@ -92,6 +94,7 @@ public struct ModelCatalogue: Sendable, Decodable {
             sizes = try c.decodeIfPresent([String].self, forKey: .sizes) ?? []
             sizeLanguages = try c.decodeIfPresent([String: [String]].self, forKey: .sizeLanguages) ?? [:]
             sizeBytes = try c.decodeIfPresent([String: Int64].self, forKey: .sizeBytes) ?? [:]
+            sizeRepos = try c.decodeIfPresent([String: String].self, forKey: .sizeRepos) ?? [:]
             shared = try Files(from: decoder)
             shared.repo = nil  // the entry's own `repo`, read above; only a variant names another
             convert = try c.decodeIfPresent(String.self, forKey: .convert)
@@ -116,6 +119,11 @@ public struct ModelCatalogue: Sendable, Decodable {
                     + variants.keys.sorted().joined(separator: ", "))
             }
             return shared.adding(own)
+        }
+
+        /// The repository of the model `size` fills in.
+        public func repo(size: String) -> String {
+            sizeRepos[size] ?? repo.replacingOccurrences(of: "{size}", with: size)
         }
 
         /// The languages of the model `size` fills in (the entry's when it lists none for the size).

@@ -2,14 +2,16 @@ import Foundation
 import WarbleEngine
 
 /// Whisper in CTranslate2 form from `Systran/faster-whisper-SIZE` (`model.bin`, `config.json`,
-/// `tokenizer.json`, `vocabulary.txt`), converted to ONNX on pull by the project's own converter
-/// (tools/whisper/convert_ct2.py, run with the tools' Python environment).
+/// `tokenizer.json`, `vocabulary.txt`; large-v3 and its turbo `vocabulary.json` and
+/// `preprocessor_config.json`, the turbo from the repository the catalogue names for it), converted to
+/// ONNX on pull by the project's own converter (tools/whisper/convert_ct2.py, run with the tools'
+/// Python environment).
 public enum WhisperHubCatalogue {
-    /// The sizes the catalogue lists: those whose repositories have the layout the converter reads
-    /// (large-v3 has vocabulary.json and 128 mel bands instead). Empty when the catalogue is missing.
+    /// The sizes the catalogue lists. Empty when the catalogue is missing.
     public static var sizes: [String] { (try? ModelCatalogue.load().entry(family: "whisper")?.sizes) ?? [] }
 
-    /// The plan of `catalogued`'s files (model.bin, config.json, ...) from `source`, installed as `id`.
+    /// The plan of `catalogued`'s files (its `files`, the first published of each `oneOf` group, its
+    /// `optional` ones when published) from `source`, installed as `id`.
     public static func plan(_ catalogued: ModelCatalogue.Entry, id: String, source: HubModelSource,
                             tools: ConversionTools?) async throws -> ModelInstaller.Plan {
         // Before anything is downloaded: the conversion must be able to run.
@@ -21,6 +23,17 @@ public enum WhisperHubCatalogue {
         try tools.check()
         var planned: [(remote: RemoteFile, name: String)] = []
         for name in catalogued.shared.files { planned.append((try await source.describe(name), name)) }
+        for group in catalogued.shared.oneOf {
+            var found: RemoteFile?
+            for name in group where found == nil { found = try await describeIfPublished(name, source) }
+            guard let found else {
+                throw HubError(.notFound, "\(source.repo) is not laid out as \(catalogued.id): it lacks " + group.joined(separator: " or "))
+            }
+            planned.append((found, found.path))
+        }
+        for name in catalogued.shared.optional {
+            if let file = try await describeIfPublished(name, source) { planned.append((file, name)) }
+        }
         let origin = source.origin
         return ModelInstaller.Plan(id: id, files: planned, convert: { downloaded, output in
             try await tools.run("tools/whisper/convert_ct2.py", [downloaded.path, output.path, "--id", id,
@@ -36,5 +49,14 @@ public enum WhisperHubCatalogue {
                 throw ModelInstallError("the converter wrote no readable \(url.path): \(error)")
             }
         })
+    }
+
+    /// The file's description, or nil when the repository does not have it.
+    private static func describeIfPublished(_ name: String, _ source: HubModelSource) async throws -> RemoteFile? {
+        do {
+            return try await source.describe(name)
+        } catch let error as HubError where error.kind == .notFound {
+            return nil
+        }
     }
 }

@@ -46,7 +46,12 @@ import WarbleHub
         #expect { try ModelReference(parsing: "hf:someone/my-voice", family: "tacotron") } throws: { "\($0)".contains("no family 'tacotron'") }
         #expect { try ModelReference(parsing: "hf:a/b/c", family: "piper") } throws: { "\($0)".contains("names no repository") }
         #expect { try ModelReference(parsing: "tacotron") } throws: { "\($0)".contains("is not a model warble can pull") }
-        #expect { try ModelReference(parsing: "whisper-large-v3") } throws: { "\($0)".contains("sizes: whisper-tiny") }
+        #expect { try ModelReference(parsing: "whisper-large-v2") } throws: { "\($0)".contains("sizes: whisper-tiny") }
+        #expect(try ModelReference(parsing: "whisper-large-v3-turbo").name == "large-v3-turbo")
+        // faster-whisper's own repositories for "large-v3" and "large-v3-turbo" (faster_whisper/utils.py).
+        let whisper = try #require(try ModelCatalogue.load().entry(family: "whisper"))
+        #expect(whisper.repo(size: "large-v3") == "Systran/faster-whisper-large-v3")
+        #expect(whisper.repo(size: "large-v3-turbo") == "mobiuslabsgmbh/faster-whisper-large-v3-turbo")
         #expect(try ModelReference(parsing: "whisper-small.en").name == "small.en")
         #expect(try ModelReference(parsing: "piper:en_GB-alan-low@abc").description == "piper:en_GB-alan-low@abc")
         #expect(HubPull.modelID(of: r, catalogue: try ModelCatalogue.load()) == "piper-de_DE-thorsten-medium")

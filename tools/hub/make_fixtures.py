@@ -6,6 +6,8 @@ the fault tests), and en_US-twospeakers-medium, the two-speaker voice tools/voic
 makes from the default voice (speakers alice and bob, bob 1.5 times as loud); and as onnx-community/Kokoro-82M-v1.0-ONNX from the installed kokoro-v1.0-int8
 (make_kokoro_repo.py; jm_kumo's table also as am_kumo); and as Systran/faster-whisper-tiny.en from the
 CTranslate2 files tools/whisper/install.sh keeps in $WARBLE_HOME/cache/whisper-ct2/whisper-tiny.en;
+and as Systran/faster-whisper-large-v3 and mobiuslabsgmbh/faster-whisper-large-v3-turbo with the random miniatures of
+tools/whisper/random_large.py (seeded; faster-whisper's transcripts are in Tests/Fixtures/generated/whisper/large);
 and the seed families' repositories laid out as the catalogue (Sources/WarbleHub/Catalogue/models.json)
 says: ayousanz/cosy-voice3-onnx with tools/cosyvoice3's synthetic graphs (the real names, types and
 shapes: the fp16 files only, its tokenizer under tokenizer/), which Warble runs;
@@ -75,6 +77,13 @@ def main(argv):
             os.link(source, os.path.join(systran, name))
         except OSError:
             shutil.copyfile(source, os.path.join(systran, name))
+    # Whisper large-v3 and its turbo: tools/whisper/random_large.py's miniatures (seeded: the same bytes as the ones
+    # tools/whisper/make_fixtures.py transcribes with faster-whisper), which Warble converts and runs.
+    large = os.path.join(out, "whisper-large")
+    subprocess.run([sys.executable, os.path.join(HERE, "..", "whisper", "random_large.py"), large, "--repos-only"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    copy_tree(os.path.join(large, "repos"), tree)
+    shutil.rmtree(large)
     make_seed_repos(tree, seed_graphs(out, "cosyvoice3", "campplus.onnx"), seed_graphs(out, "chatterbox", "tokenizer.json"),
                     seed_graphs(out, "neutts", "onnx/model.onnx"), seed_graphs(out, "sensevoice", "model.onnx"))
     # Opus-MT: tools/marian's two tiny checkpoints as Helsinki-NLP publishes them (pytorch_model.bin only;

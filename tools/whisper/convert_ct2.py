@@ -4,9 +4,13 @@
     convert_ct2.py SRC_DIR OUT_DIR --id whisper-tiny.en [--display-name ...] [--source ...]
 
 SRC_DIR holds model.bin (ctranslate2 binary version 1-6; f32, f16, bf16, int8/int16 with scales),
-config.json, vocabulary.txt and tokenizer.json. OUT_DIR receives encoder.onnx, decoder.onnx, copies of
-the three text files and manifest.json (format shared by every model in Warble's store). Needs only
-numpy and onnx. Graph layout: see whisper_graphs.py (also written into the manifest's config).
+config.json, tokenizer.json and the vocabulary: vocabulary.txt (one token a line: the older Systran
+repositories) or vocabulary.json (a JSON list: large-v3 and what newer ctranslate2 converters write).
+preprocessor_config.json (large-v3: feature_size 128), when there, must agree with the model's first
+convolution and describe the front end Warble computes (16 kHz, n_fft 400, hop 160, 30 s). OUT_DIR
+receives encoder.onnx, decoder.onnx, copies of the text files and manifest.json (format shared by
+every model in Warble's store). Needs only numpy and onnx. Graph layout: see whisper_graphs.py (also
+written into the manifest's config).
 """
 
 from __future__ import annotations
@@ -25,7 +29,11 @@ import onnx
 from tools.whisper.ct2_model import Ct2FormatError, read_model
 from tools.whisper.whisper_graphs import N_AUDIO_CTX, N_FRAMES, WhisperDims, build_decoder, build_encoder
 
-TEXT_FILES = ("tokenizer.json", "vocabulary.txt", "config.json")
+TEXT_FILES = ("tokenizer.json", "config.json")
+VOCABULARIES = ("vocabulary.txt", "vocabulary.json")
+PREPROCESSOR = "preprocessor_config.json"
+# The front end Warble computes (WarbleAudio's WhisperLogMel): a preprocessor_config.json must agree.
+FRONT_END = {"sampling_rate": 16000, "n_fft": 400, "hop_length": 160, "chunk_length": 30}
 LANGUAGE_TOKEN = re.compile(r"^<\|([a-z]{2,3}|haw|yue)\|>$")
 
 
@@ -43,9 +51,17 @@ def sha256_of(path: str) -> str:
 
 def read_vocabulary(path: str, n_vocab: int) -> list[str]:
     with open(path, encoding="utf-8") as f:
-        tokens = f.read().split("\n")
-    if tokens and tokens[-1] == "":
-        tokens.pop()
+        if path.endswith(".json"):
+            try:
+                tokens = json.load(f)
+            except json.JSONDecodeError as error:
+                raise ConversionError(f"{path} is not JSON: {error}") from None
+            if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+                raise ConversionError(f"{path} is not a JSON list of tokens")
+        else:
+            tokens = f.read().split("\n")
+            if tokens and tokens[-1] == "":
+                tokens.pop()
     if len(tokens) != n_vocab:
         raise ConversionError(f"{path} has {len(tokens)} tokens, but the model's embedding table has "
                               f"{n_vocab} rows")
@@ -75,6 +91,33 @@ def special_tokens(tokens: list[str], path: str) -> dict:
     langs = [(i, m.group(1)) for i in range(ids["sot"] + 1, ids["translate"])
              if (m := LANGUAGE_TOKEN.match(tokens[i]))]
     return ids, langs
+
+
+def vocabulary_file(src: str) -> str:
+    for name in VOCABULARIES:
+        if os.path.isfile(os.path.join(src, name)):
+            return name
+    raise ConversionError(f"{src} has no {' or '.join(VOCABULARIES)} (needed beside model.bin)")
+
+
+def check_preprocessor(src: str, n_mels: int) -> None:
+    """preprocessor_config.json, when there, against the model's mel count and Warble's front end."""
+    path = os.path.join(src, PREPROCESSOR)
+    if not os.path.isfile(path):
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            config = json.load(f)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ConversionError(f"{path} is not JSON: {error}") from None
+    if not isinstance(config, dict):
+        raise ConversionError(f"{path} is not a JSON object")
+    size = config.get("feature_size", n_mels)
+    if size != n_mels:
+        raise ConversionError(f"{path} says feature_size {size}, but the model's first convolution takes {n_mels} mel bins")
+    for key, value in FRONT_END.items():
+        if config.get(key, value) != value:
+            raise ConversionError(f"{path} says {key} {config[key]}; Warble's Whisper front end computes {key} {value}")
 
 
 def build_config(dims: WhisperDims, ids: dict, langs: list, ct2_config: dict, model) -> dict:
@@ -145,22 +188,25 @@ def convert(src: str, out: str, model_id: str, display_name: str, source: str) -
     for name in TEXT_FILES:
         if not os.path.isfile(os.path.join(src, name)):
             raise ConversionError(f"{os.path.join(src, name)} does not exist (needed beside model.bin)")
+    vocabulary = vocabulary_file(src)
+    text_files = TEXT_FILES + (vocabulary,) + ((PREPROCESSOR,) if os.path.isfile(os.path.join(src, PREPROCESSOR)) else ())
     model = read_model(bin_path)
     dims = WhisperDims(model)
-    tokens = read_vocabulary(os.path.join(src, "vocabulary.txt"), dims.n_vocab)
-    ids, langs = special_tokens(tokens, os.path.join(src, "vocabulary.txt"))
+    check_preprocessor(src, dims.n_mels)
+    tokens = read_vocabulary(os.path.join(src, vocabulary), dims.n_vocab)
+    ids, langs = special_tokens(tokens, os.path.join(src, vocabulary))
     with open(os.path.join(src, "config.json"), encoding="utf-8") as f:
         ct2_config = json.load(f)
 
     os.makedirs(out, exist_ok=True)
     onnx.save(build_encoder(model, dims), os.path.join(out, "encoder.onnx"))
     onnx.save(build_decoder(model, dims), os.path.join(out, "decoder.onnx"))
-    for name in TEXT_FILES:
+    for name in text_files:
         shutil.copyfile(os.path.join(src, name), os.path.join(out, name))
 
     config = build_config(dims, ids, langs, ct2_config, model)
     files = []
-    for name in ("encoder.onnx", "decoder.onnx") + TEXT_FILES:
+    for name in ("encoder.onnx", "decoder.onnx") + text_files:
         path = os.path.join(out, name)
         files.append({"path": name, "sha256": sha256_of(path), "bytes": os.path.getsize(path)})
     manifest = {
@@ -183,7 +229,8 @@ def convert(src: str, out: str, model_id: str, display_name: str, source: str) -
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("src", help="directory with model.bin, config.json, vocabulary.txt, tokenizer.json")
+    parser.add_argument("src", help="directory with model.bin, config.json, vocabulary.txt or .json, tokenizer.json "
+                                    "[, preprocessor_config.json]")
     parser.add_argument("out", help="output directory")
     parser.add_argument("--id", required=True, help="model id, e.g. whisper-tiny.en")
     parser.add_argument("--display-name", help="human-readable name (default from the id)")

@@ -15,6 +15,9 @@ $WARBLE_HOME/cache/whisper-ct2/<id>/ is what faster-whisper runs). Writes:
                language, probability, segments with start, end, text, tokens
       first_steps: for the features clip, top-5 ids and values of ctranslate2's logits at the first 3
                greedy steps (after suppression: suppressed ids are never among them)
+  large/                          random_large.py's miniature large-v3 and large-v3-turbo: their Hub
+                                  repositories, their conversions, clips, 128-bin log-mel and faster-whisper's
+                                  tokens (greedy and beam 5, with and without timestamps)
 """
 
 from __future__ import annotations
@@ -135,6 +138,9 @@ def main(argv: list[str]) -> int:
                   lambda m: "[" + ", ".join(m.group(1).replace(",", " ").split()) + "]", text)
     with open(os.path.join(args.outdir, "index.json"), "w", encoding="utf-8") as f:
         f.write(text + "\n")
+    import random_large
+
+    random_large.main([os.path.join(args.outdir, "large")])
     print(f"make_fixtures: wrote {args.outdir}", file=sys.stderr)
     return 0
 

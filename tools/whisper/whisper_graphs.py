@@ -147,7 +147,9 @@ class GraphBuilder:
 
     def weight(self, ct2_name: str, transpose: bool = False) -> str:
         """An f32 value of a ct2 variable; stored in its source precision."""
-        key = (ct2_name, transpose)
+        # By the variable an alias stands for: ctranslate2 aliases every set of equal variables (a
+        # random model's LayerNorms), and one initializer serves them all.
+        key = (self.model.resolve(ct2_name), transpose)
         if key in self._weights:
             return self._weights[key]
         var = self.model.get(ct2_name)

@@ -3,8 +3,9 @@ import Foundation
 
 /// Which tokens may come next, as ctranslate2 decides for faster-whisper: `suppress_ids` at every
 /// step, `suppress_ids_begin` at the first step, then (with timestamps) the timestamp rules:
-/// timestamps first and at most `maxInitialTimestamp`, in pairs, never decreasing, and forced when
-/// their summed probability beats every text token.
+/// timestamps first and at most `maxInitialTimestamp`, in pairs, never decreasing (and, but for the one
+/// closing a pair, above the last: no segment of zero length), and forced when their summed probability
+/// beats every text token.
 struct WhisperLogitsFilter: Sendable {
     let configuration: WhisperConfiguration
     let timestamps: Bool
@@ -34,9 +35,10 @@ struct WhisperLogitsFilter: Sendable {
                 if let index = maxInitialTimestampIndex { disable((begin + index + 1)..<(end + 1)) }
             } else {
                 let last = generated[generated.endIndex - 1]
+                let penultimate = generated.count > 1 ? generated[generated.endIndex - 2] : last
+                let opensPair = last >= begin && penultimate < begin
                 if last >= begin {
-                    let penultimate = generated.count > 1 ? generated[generated.endIndex - 2] : last
-                    if penultimate >= begin {
+                    if !opensPair {
                         disable(begin..<(end + 1))
                     } else {
                         disable(0..<eot)
@@ -45,8 +47,11 @@ struct WhisperLogitsFilter: Sendable {
                 } else {
                     checkTimestampProbability = true
                 }
+                // Timestamps never decrease, and a segment never has zero length: after text (or a closed
+                // pair) the next timestamp is above the last one; only the timestamp closing a pair may
+                // repeat it.
                 if let lastTimestamp = generated.last(where: { $0 >= begin }) {
-                    disable(begin..<lastTimestamp)
+                    disable(begin..<(opensPair ? lastTimestamp : lastTimestamp + 1))
                 }
             }
             guard checkTimestampProbability else { return }
