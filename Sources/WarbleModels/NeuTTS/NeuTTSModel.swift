@@ -13,7 +13,7 @@ public struct NeuTTSConfiguration: Sendable, Equatable, Codable {
     public var greedy: Bool
     /// The seed of the sampling draws (a request's seed replaces it).
     public var seed: UInt64
-    /// Codes decoded per streamed chunk: 50 (the authors' default is 25). Measured with `warble bench neutts`
+    /// Codes decoded per streamed chunk: 50 (the authors' default is 25). Measured with `warble bench stages neutts`
     /// (tools/neutts/README.md "Benchmark", real-size Nano, 2 cores): each chunk decodes its codes with 56
     /// more (5 ahead, 51 behind) and generation waits while it does, so the codec costs about 0.39 s per
     /// second of audio at 25 but 0.24 at 50; over 4 s of audio the simulated stream stalled 7 times
