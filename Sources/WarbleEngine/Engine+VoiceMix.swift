@@ -1,4 +1,5 @@
 import Foundation
+import WarbleModels
 import WarbleSpeech
 
 extension Engine {
@@ -18,8 +19,10 @@ extension Engine {
     /// The mix with every part named by its stock voice id (an unknown part is an error listing the voices).
     private func resolved(_ mix: VoiceMix) throws -> VoiceMix {
         let stock = voices.filter { voice in !libraryVoices.profiles.contains { $0.id == voice.id } }
+        let naming = families.all.compactMap { $0 as? any StockVoiceNaming }
         return try mix.mapVoices { name in
-            if let voice = stock.first(where: { $0.id == name || $0.displayName == name || $0.id == "kokoro-" + name }) {
+            let ids = naming.compactMap { $0.stockVoiceID(named: name) }
+            if let voice = stock.first(where: { $0.id == name || $0.displayName == name || ids.contains($0.id) }) {
                 return voice.id
             }
             throw ModelError(.unknownVoice, "unknown voice '\(name)' in the mix; a mix takes stock voices: "

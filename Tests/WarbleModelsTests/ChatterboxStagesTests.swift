@@ -4,7 +4,7 @@ import WarbleSpeech
 @testable import WarbleModels
 import WarbleTestSupport
 
-/// `ChatterboxStages` (what `warble bench chatterbox` drives) on the fixture graphs: the layout read
+/// `ChatterboxStages` (what `warble bench stages chatterbox` drives) on the fixture graphs: the layout read
 /// from the sessions, the loop the model's own (`ChatterboxTokenGeneration`, greedy), its stop, and the
 /// decoder's length.
 @Suite(.needs(fixtures: "chatterbox"), .needsRuntime) struct ChatterboxStagesTests {

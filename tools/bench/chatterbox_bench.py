@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Chatterbox Turbo's stages timed apart in Python, for comparison with `warble bench chatterbox`.
+"""Chatterbox Turbo's stages timed apart in Python, for comparison with `warble bench stages chatterbox`.
 
 Usage: chatterbox_bench.py --model-dir DIR [--variant fp32|q4f16] [--tokens N] [--repeats R] [--threads T]
 Prints one JSON line with the Swift command's keys. The control flow is tools/chatterbox/reference.py's

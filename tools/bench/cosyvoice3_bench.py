@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CosyVoice 3's stages timed apart in Python, for comparison with `warble bench cosyvoice3`.
+"""CosyVoice 3's stages timed apart in Python, for comparison with `warble bench stages cosyvoice3`.
 
 Usage: cosyvoice3_bench.py --model-dir DIR [--variant fp32|fp16] [--tokens N] [--prompt-tokens P]
                            [--repeats R] [--threads T]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NeuTTS's stages timed apart in Python, for comparison with `warble bench neutts`.
+"""NeuTTS's stages timed apart in Python, for comparison with `warble bench stages neutts`.
 
 Usage: neutts_bench.py --model-dir DIR --codec FILE [--backbone PATH] [--tokens N] [--repeats R] [--threads T]
                        [--chunk 25,50]

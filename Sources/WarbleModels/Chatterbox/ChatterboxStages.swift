@@ -2,7 +2,7 @@ import Foundation
 import ONNXRuntime
 import WarbleSpeech
 
-/// Chatterbox Turbo's stages driven one at a time, for `warble bench chatterbox` (package access, not
+/// Chatterbox Turbo's stages driven one at a time, for `warble bench stages chatterbox` (package access, not
 /// public API): the speech encoder on a clip, the language model's greedy loop (`ChatterboxTokenGeneration`,
 /// the model card's loop, as `render` runs it) on given text ids, and the conditional decoder, so that a
 /// benchmark can time the loop token by token and the decoder apart.

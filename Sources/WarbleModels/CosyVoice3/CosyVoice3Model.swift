@@ -84,14 +84,14 @@ public final class CosyVoice3Model: UtteranceRenderer {
             let tokens = try generation.all(cancel: cancel)
             samples += try audio(tokens: tokens, request: request, rate: rate, cancel: cancel)
         }
-        return RenderedUtterance(samples: samples, wordWeights: Self.wordWeights(utterance.text))
+        return RenderedUtterance(samples: samples, wordWeights: WordWeights.letters(utterance.text))
     }
 
     public func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws
         -> any UtteranceRendering {
         // The reference changes speed on the whole mel only.
         guard abs(rate - 1) < 1e-6 else { return WholeRendering(try render(utterance, voice: voice, rate: rate, cancel: cancel)) }
-        let weights = Self.wordWeights(utterance.text)
+        let weights = WordWeights.letters(utterance.text)
         let parts = try requests(text: utterance.text, voice: voice).map { CosyVoice3Rendering(model: self, request: $0, wordWeights: weights) }
         return parts.count == 1 ? parts[0] : PieceSequenceRendering(parts: parts, wordWeights: weights)
     }
@@ -172,10 +172,6 @@ public final class CosyVoice3Model: UtteranceRenderer {
         return CosyVoice3Request(prompt: prompt, promptTextIDs: promptIDs, ttsTextIDs: ttsIDs, llmPromptTokens: llmPromptTokens,
                                  transcriptTokenCount: tokenizer.encode(prompt.transcript, addSpecialTokens: false).count, seed: seed,
                                  noise: noise ?? CosyVoice3Noise(seed: seed))
-    }
-
-    static func wordWeights(_ text: String) -> [Int] {
-        text.split(whereSeparator: \.isWhitespace).map { max(1, $0.unicodeScalars.filter { $0.properties.isAlphabetic }.count) }
     }
 
     /// The mel stretched in time to 1 / rate of its length (linear, as `F.interpolate(mode='linear')`).

@@ -2,7 +2,7 @@ import Foundation
 import ONNXRuntime
 import WarbleSpeech
 
-/// CosyVoice 3's three stages driven one at a time, for `warble bench cosyvoice3` (package access,
+/// CosyVoice 3's three stages driven one at a time, for `warble bench stages cosyvoice3` (package access,
 /// not public API): the request's control flow is `render`'s, with the text given as token ids and
 /// the voice as arrays, so that a benchmark can time the LLM token by token, the flow and HiFT apart.
 package struct CosyVoice3Stages: Sendable {

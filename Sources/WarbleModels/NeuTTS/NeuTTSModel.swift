@@ -13,7 +13,7 @@ public struct NeuTTSConfiguration: Sendable, Equatable, Codable {
     public var greedy: Bool
     /// The seed of the sampling draws (a request's seed replaces it).
     public var seed: UInt64
-    /// Codes decoded per streamed chunk: 50 (the authors' default is 25). Measured with `warble bench neutts`
+    /// Codes decoded per streamed chunk: 50 (the authors' default is 25). Measured with `warble bench stages neutts`
     /// (tools/neutts/README.md "Benchmark", real-size Nano, 2 cores): each chunk decodes its codes with 56
     /// more (5 ahead, 51 behind) and generation waits while it does, so the codec costs about 0.39 s per
     /// second of audio at 25 but 0.24 at 50; over 4 s of audio the simulated stream stalled 7 times
@@ -168,14 +168,14 @@ public final class NeuTTSModel: UtteranceRenderer {
             let codes = try generation.codes(cancel: cancel)
             audio += try cancel.withRunOptions { try codec.decode(codes, options: $0) }
         }
-        return RenderedUtterance(samples: audio, wordWeights: CosyVoice3Model.wordWeights(utterance.text))
+        return RenderedUtterance(samples: audio, wordWeights: WordWeights.letters(utterance.text))
     }
 
     public func begin(_ utterance: Utterance, voice: RenderVoice, rate: Double, cancel: CancellationToken) throws
         -> any UtteranceRendering {
         guard abs(rate - 1) < 1e-6 else { return WholeRendering(try render(utterance, voice: voice, rate: rate, cancel: cancel)) }
         let speaker = try self.voice(voice)
-        let weights = CosyVoice3Model.wordWeights(utterance.text)
+        let weights = WordWeights.letters(utterance.text)
         let parts = try generations(utterance.text, voice: speaker, controls: voice.controls).map {
             NeuTTSRendering(generation: $0, stream: NeuTTSStream(codec: codec, referenceCodes: speaker.codes, chunk: configuration.streamingChunk),
                             wordWeights: weights)
@@ -211,36 +211,6 @@ final class NeuTTSRendering: UtteranceRendering, @unchecked Sendable {
         }
         isFinished = true
         return try cancel.withRunOptions { try stream.finish(options: $0) }
-    }
-}
-
-/// The NeuTTS family: speech from voices given as reference codes. It needs NeuCodec's decoder
-/// installed beside it (`warble models pull neucodec`) and a phonemizer (espeak-ng). With NeuCodec's
-/// encoder installed too (tools/neutts/export_encoder.py), it clones voices from plain clips.
-public struct NeuTTSFamily: ModelFamily {
-    public init() {}
-
-    public let name = "neutts"
-    public let abilities: Set<Ability> = [.synthesis, .voiceEncoding]
-
-    public func load(_ model: ModelFiles, configuration: NeuTTSConfiguration, context: FamilyContext) throws -> LoadedModel {
-        guard let codec = NeuCodecModels.decoder(in: context.installed) else {
-            throw ModelError(.badModel, "\(model.manifest.id) speaks through NeuCodec's decoder, which is not installed: "
-                + "run `warble models pull neucodec`")
-        }
-        let codecFile = try NeuCodecFiles.graph(in: codec)
-        let renderer = try NeuTTSModel(files: try NeuTTSFiles.locate(in: model.directory, backbone: configuration.files["backbone"]),
-                                       codec: codecFile,
-                                       phonemizer: try context.requirePhonemizer(for: "NeuTTS"), modelID: model.manifest.id,
-                                       languages: model.manifest.languages, configuration: configuration,
-                                       sessionOptions: context.sessionOptions)
-        // Without the encoder there is no voice encoder: cloning goes on to another model, and voices come
-        // from their codes (`warble voice add --codes`).
-        let voiceEncoder = try NeuCodecModels.encoder(in: context.installed).map {
-            NeuTTSVoiceEncoder(modelID: model.manifest.id,
-                               encoder: try NeuCodecEncoder(url: try NeuCodecFiles.graph(in: $0), options: context.sessionOptions))
-        }
-        return LoadedModel(renderer: renderer, voiceEncoder: voiceEncoder)
     }
 }
 

@@ -3,7 +3,7 @@ import ONNXRuntime
 import WarbleSpeech
 import WarbleText
 
-/// NeuTTS's stages driven one at a time, for `warble bench neutts` (package access, not public API):
+/// NeuTTS's stages driven one at a time, for `warble bench stages neutts` (package access, not public API):
 /// the prompt as `NeuTTSVocabulary` builds it, the authors' sampling loop (`NeuTTSTokenGeneration`,
 /// as `render` runs it) with the end token barred for as many tokens as asked, NeuCodec's decoder,
 /// and the authors' streaming arithmetic (`NeuTTSStream`), so that a benchmark can time the loop

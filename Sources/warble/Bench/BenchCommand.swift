@@ -5,7 +5,7 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks (scripts/bench-*.sh run these next to the Python references and print ratios).",
-        subcommands: [BenchONNXCommand.self, BenchTTSCommand.self, BenchCosyVoice3Command.self, BenchChatterboxCommand.self, BenchNeuTTSCommand.self,
+        subcommands: [BenchONNXCommand.self, BenchTTSCommand.self, BenchStagesCommand.self,
                       BenchReportCommand.self, BenchASRCommand.self]
     )
 }

@@ -107,7 +107,7 @@ struct VoiceAddCommand: AsyncParsableCommand {
         let request = VoiceCloneRequest(
             name: name, clip: data, clipName: from, model: model, transcript: transcript, transcribe: transcribe,
             consent: consent, language: language,
-            search: KokoroVoiceSearch.Options(budget: BudgetOption.seconds(budget)!, maximumCandidates: candidates, seed: seed,
+            search: VoiceSearch.Options(budget: BudgetOption.seconds(budget)!, maximumCandidates: candidates, seed: seed,
                                               extraDirections: extraDirections), replacing: replace, keepStock: keepStock)
         let result: VoiceCloneResult
         do {

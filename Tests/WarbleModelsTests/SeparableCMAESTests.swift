@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WarbleEngine
+@testable import WarbleModels
 
 /// The search strategy on functions whose optimum is known.
 struct SeparableCMAESTests {

@@ -1,3 +1,6 @@
+import Foundation
+import WarbleText
+
 /// Chatterbox Turbo's text clean-up (the authors' `punc_norm` in `tts_turbo.py`), step for step and
 /// over Unicode scalars as Python's `str` counts them, quirks included: the first letter is upper-cased
 /// before white space is collapsed (so "  hello" stays lower case), and "…" becomes ", " after the

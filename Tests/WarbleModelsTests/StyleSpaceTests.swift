@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WarbleEngine
+@testable import WarbleModels
 import WarbleSpeech
 
 /// The space a Kokoro voice search walks, on made-up style tables.

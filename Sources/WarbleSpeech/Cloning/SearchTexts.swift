@@ -1,8 +1,8 @@
-/// The English texts a Kokoro voice search speaks. Short ones to score candidates (each generation
+/// The English texts a voice search (Kokoro's) speaks. Short ones to score candidates (each generation
 /// takes the next few, so no candidate is fitted to one text), others to choose the result, and
 /// sentences the search never speaks to check it (`warble voice check`).
 public enum SearchTexts {
-    static let training = [
+    public static let training = [
         "The kettle is on, come in.",
         "Turn left at the old mill.",
         "We found seven shells today.",
@@ -13,7 +13,7 @@ public enum SearchTexts {
         "Lunch is ready in ten minutes.",
     ]
 
-    static let validation = [
+    public static let validation = [
         "She carried the letters down to the harbour at dawn.",
         "Nobody knew why the clock had stopped at noon.",
         "Please read the numbers out slowly.",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import WarbleText
+@testable import WarbleModels
+import WarbleText
 import WarbleTestSupport
 
 /// Chatterbox Turbo's `punc_norm`, against the cases tools/chatterbox/reference.py cleaned

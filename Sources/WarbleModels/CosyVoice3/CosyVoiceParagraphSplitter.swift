@@ -1,3 +1,6 @@
+import Foundation
+import WarbleText
+
 /// Splits normalised text into the pieces CosyVoice speaks one at a time, as the model authors'
 /// `split_paragraph` does: sentences end at `.?!;:` (Chinese adds `。？！；：、`), a closing quote
 /// after the mark stays with its sentence, sentences gather into pieces until one more would pass

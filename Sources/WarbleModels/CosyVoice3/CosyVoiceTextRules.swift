@@ -1,3 +1,6 @@
+import Foundation
+import WarbleText
+
 /// The character-level rules of CosyVoice's text front end (the model authors' `frontend_utils`),
 /// over Unicode scalars as Python's `str` counts them.
 enum CosyVoiceTextRules {

@@ -1,9 +1,9 @@
 import Foundation
-import WarbleEngine
+import ONNXRuntime
 
-/// What the seed families' benchmarks time in a token loop (`warble bench chatterbox`, `bench neutts`):
-/// the first call (the prefill and the first token) apart, then each call that ran steps, per token,
-/// with the share of the loop's time spent inside ONNX Runtime's runs (`RuntimeDiagnostics`).
+/// What the stage benchmarks (`StageBenchmarking`) time in a token loop: the first call (the prefill and the
+/// first token) apart, then each call that ran steps, per token, with the share of the loop's time spent
+/// inside ONNX Runtime's runs (`RunTimer`).
 struct TokenLoopTiming {
     var firstToken: [Double] = []
     var perToken: [Double] = []
@@ -22,11 +22,11 @@ struct TokenLoopTiming {
         var tokens = [first]
         while true {
             let before = written()
-            RuntimeDiagnostics.startCountingRuns()
+            RunTimer.start()
             let callStart = ContinuousClock.now
             let token = try next()
             let seconds = (ContinuousClock.now - callStart).seconds
-            let counted = RuntimeDiagnostics.stopCountingRuns()
+            let counted = RunTimer.stop()
             // Calls that ran steps (the call after the last step runs none).
             if written() > before {
                 perToken.append(seconds / Double(written() - before))
@@ -36,5 +36,30 @@ struct TokenLoopTiming {
             guard let token else { return tokens }
             tokens.append(token)
         }
+    }
+}
+
+/// A stage timed apart: its wall time, and the seconds of it inside ONNX Runtime's runs.
+func timedStage<T>(_ work: () throws -> T) rethrows -> (value: T, seconds: Double, run: Double) {
+    RunTimer.start()
+    let start = ContinuousClock.now
+    let value = try work()
+    let seconds = (ContinuousClock.now - start).seconds
+    return (value, seconds, RunTimer.stop().seconds)
+}
+
+/// A benchmark's report as one JSON object, keys sorted.
+func stageReport(_ report: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(report), as: UTF8.self)
+}
+
+extension Array where Element == Double {
+    /// The median (nil when empty).
+    var median: Double? {
+        guard !isEmpty else { return nil }
+        let sorted = self.sorted()
+        return count % 2 == 1 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2
     }
 }

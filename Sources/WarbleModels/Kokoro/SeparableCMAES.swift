@@ -1,5 +1,4 @@
 import Foundation
-import WarbleModels
 
 /// The separable CMA-ES of Ros and Hansen (2008): the covariance matrix adaptation evolution strategy
 /// with a diagonal covariance, a derivative-free maximiser for a few dozen dimensions that learns a

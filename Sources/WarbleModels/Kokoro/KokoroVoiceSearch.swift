@@ -13,84 +13,10 @@ import WarbleSpeech
 /// understands clearly less well than the best stock voice's are dropped (a clone must stay
 /// intelligible), and the most similar of the rest is the result: never worse than the best stock
 /// voice on those texts.
-public struct KokoroVoiceSearch: Sendable {
-    public struct Options: Sendable {
-        /// Wall-clock time for the search and the choice after it: the search stops early enough for the choice
-        /// (its time estimated from the candidates' pace), and the choice judges what it can in what is left.
-        public var budget: Double
-        /// Stop once this many candidates were spoken, whatever the time (nil: the budget alone). The
-        /// same clip, seed and count give the same voice (on one machine: ONNX Runtime's int8 kernels
-        /// differ by a hair between thread counts); a time budget gives as many candidates as fit in it.
-        public var maximumCandidates: Int?
-        public var seed: UInt64
-        /// Texts spoken per candidate.
-        public var textsPerCandidate: Int
-        /// Weight of the similarity to the clip; the rest goes to self-consistency.
-        public var similarityWeight: Double
-        public var maximumDimensions: Int
-        /// Random directions added to the stock voices' principal ones (see `StyleSpace`).
-        public var extraDirections: Int
-        /// Candidates spoken at the same time.
-        public var concurrency: Int
-        /// How far from the stock voices' centre a point may go, in their standard deviations.
-        public var bound: Double = 2.5
-        /// How much more of the choosing texts' words Whisper may miss with the result than with the start.
-        public var werSlack: Double = 0.05
-        /// Where the search keeps its state after each generation (to be resumed), if anywhere.
-        public var stateFile: URL?
-
-        public init(budget: Double = 600, maximumCandidates: Int? = nil, seed: UInt64 = 1, textsPerCandidate: Int = 2, similarityWeight: Double = 0.75,
-                    maximumDimensions: Int = 24, extraDirections: Int = 0, concurrency: Int = 2, stateFile: URL? = nil) {
-            self.budget = budget
-            self.maximumCandidates = maximumCandidates
-            self.seed = seed
-            self.textsPerCandidate = textsPerCandidate
-            self.similarityWeight = similarityWeight
-            self.maximumDimensions = maximumDimensions
-            self.extraDirections = extraDirections
-            self.concurrency = concurrency
-            self.stateFile = stateFile
-        }
-    }
-
-    public struct Progress: Sendable {
-        /// What the search is doing: walking the space, or choosing among its finalists (speaking the choosing
-        /// texts with each and hearing them).
-        public enum Phase: Sendable, Equatable {
-            case searching
-            case choosing(judged: Int, of: Int)
-        }
-
-        public var phase: Phase = .searching
-        public var seconds: Double
-        public var budget: Double
-        public var candidates: Int
-        public var generation: Int
-        /// The best score so far (on the texts of its generation) and the start voice's.
-        public var best: Double
-        public var start: Double
-    }
-
-    public struct Result: Sendable {
-        public var table: StoredTensor
-        /// The stock voice most like the clip on the final texts, and its similarity there.
-        public var startVoice: String
-        public var startSimilarity: Double
-        /// The result's similarity to the clip on the final texts.
-        public var similarity: Double
-        /// The stock voice chosen, when no candidate of the search beat the stock voices: the result is that
-        /// voice's own table.
-        public var stockVoice: String?
-        /// Word error rates on the final texts through speech recognition (nil when none is installed).
-        public var startWordErrorRate: Double?
-        public var wordErrorRate: Double?
-        public var candidates: Int
-        public var seconds: Double
-        public var dimensions: Int
-        /// Whether it went on from a saved state.
-        public var resumed: Bool
-        public var candidatesPerMinute: Double { seconds > 0 ? Double(candidates) / seconds * 60 : 0 }
-    }
+struct KokoroVoiceSearch: Sendable {
+    typealias Options = VoiceSearch.Options
+    typealias Progress = VoiceSearch.Progress
+    typealias Result = VoiceSearch.Result
 
     /// What is saved after each generation.
     private struct State: Codable {
@@ -107,13 +33,13 @@ public struct KokoroVoiceSearch: Sendable {
         var leaders: [[Double]]
     }
 
-    public let synthesizer: any StyleTableSynthesizer
+    let synthesizer: any StyleTableSynthesizer
     /// Speaker embedding of some audio (unit length).
-    public let embed: @Sendable (AudioBuffer) throws -> [Float]
+    let embed: @Sendable (AudioBuffer) throws -> [Float]
     /// What speech recognition hears in some audio (nil: the choice is by similarity alone).
-    public let transcribe: (@Sendable (AudioBuffer) async throws -> String)?
+    let transcribe: (@Sendable (AudioBuffer) async throws -> String)?
 
-    public init(synthesizer: any StyleTableSynthesizer, embed: @escaping @Sendable (AudioBuffer) throws -> [Float],
+    init(synthesizer: any StyleTableSynthesizer, embed: @escaping @Sendable (AudioBuffer) throws -> [Float],
                 transcribe: (@Sendable (AudioBuffer) async throws -> String)? = nil) {
         self.synthesizer = synthesizer
         self.embed = embed
@@ -122,7 +48,7 @@ public struct KokoroVoiceSearch: Sendable {
 
     /// Searches for a voice like `target` (the clip's speaker embedding); `key` names the clip and
     /// settings in the state file, so a state is resumed only by the same search.
-    public func run(target: [Float], key: String, options: Options, cancel: CancellationToken,
+    func run(target: [Float], key: String, options: Options, cancel: CancellationToken,
                     progress: @Sendable (Progress) -> Void) async throws -> Result {
         let stockTables = try synthesizer.stockStyleTables()
         let space = try Self.space(synthesizer, options: options)
@@ -306,15 +232,7 @@ public struct KokoroVoiceSearch: Sendable {
         return similarityWeight * similarity + (1 - similarityWeight) * consistency / Double(pairs)
     }
 
-    static func cosine(_ a: [Float], _ b: [Float]) -> Double {
-        var (dot, na, nb) = (0.0, 0.0, 0.0)
-        for (x, y) in zip(a, b) {
-            dot += Double(x) * Double(y)
-            na += Double(x) * Double(x)
-            nb += Double(y) * Double(y)
-        }
-        return na > 0 && nb > 0 ? dot / (na * nb).squareRoot() : 0
-    }
+    static func cosine(_ a: [Float], _ b: [Float]) -> Double { VoiceSearch.cosine(a, b) }
 
     private func loadState(_ url: URL?, key: String) -> State? {
         guard let url, let data = FileManager.default.contents(atPath: url.path),
@@ -354,9 +272,4 @@ struct Pace {
     func choosingSeconds(finalists: Int, texts: Int) -> Double {
         (secondsPerSynthesis ?? 0) * Double(finalists * texts) * 2
     }
-}
-
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

@@ -1,63 +1,56 @@
-import ArgumentParser
 import Foundation
-import WarbleEngine
-import WarbleModels
+import ONNXRuntime
 import WarbleSpeech
 
-/// `warble bench cosyvoice3`: CosyVoice 3's stages timed apart on a model directory (real graphs, or
+/// `warble bench stages cosyvoice3`: CosyVoice 3's stages timed apart on a model directory (real graphs, or
 /// tools/cosyvoice3/bench_graphs.py's real-size random ones), next to tools/bench/cosyvoice3_bench.py.
-struct BenchCosyVoice3Command: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "cosyvoice3",
-        abstract: "Per-token decode cost, flow and HiFT cost per second of audio, and the real-time factor they predict.",
-        discussion: """
-            Prints one JSON object (the keys of tools/bench/cosyvoice3_bench.py). The LLM runs the prefill \
-            and then --tokens steps (text of tokens/20 ids: max_len = 20 × that; the graphs must never stop \
-            early); the flow (10 Euler steps with CFG, one shot) and HiFT then run over the tokens' mel. \
-            per_token_ms is the median over every decode step of every repeat (decoder, sampling, speech \
-            embedding and backbone step); decode_outside_run is the share of that wall time outside \
-            ONNX Runtime's Run. predicted_rtf = (tokens × per_token + flow + HiFT) / (tokens / 25 s).
-            """
-    )
-
-    @Option(help: "A CosyVoice 3 model directory (community export layout).")
-    var modelDir: String
-
-    @Option(help: "fp32 or fp16 (LLM and flow graphs).")
-    var variant = "fp32"
-
-    @Option(help: "Speech tokens to generate (a multiple of 20; 25 tokens = 1 s of audio).")
-    var tokens = 100
-
-    @Option(help: "Speech tokens of the voice prompt (its mel is twice as many frames).")
-    var promptTokens = 75
-
-    @Option(help: "Repetitions of the whole measurement (medians are reported).")
-    var repeats = 3
-
-    @Option(help: "Intra-op threads for ONNX Runtime.")
-    var threads = 1
-
-    func validate() throws {
-        guard tokens >= 20, tokens % 20 == 0 else { throw ValidationError("--tokens must be a positive multiple of 20") }
-        guard promptTokens >= 0, repeats >= 1, threads >= 0 else { throw ValidationError("--prompt-tokens, --repeats, --threads must not be negative") }
+extension CosyVoice3Family: StageBenchmarking {
+    public var stageBenchAbstract: String {
+        "Per-token decode cost, flow and HiFT cost per second of audio, and the real-time factor they predict."
     }
 
-    func run() throws {
-        var report = BenchCosyVoice3Report(variant: variant, threads: threads, tokens: tokens, prompt_tokens: promptTokens, repeats: repeats)
+    public var stageBenchDiscussion: String {
+        """
+        Prints one JSON object (the keys of tools/bench/cosyvoice3_bench.py). The LLM runs the prefill \
+        and then --tokens steps (text of tokens/20 ids: max_len = 20 × that; the graphs must never stop \
+        early); the flow (10 Euler steps with CFG, one shot) and HiFT then run over the tokens' mel. \
+        per_token_ms is the median over every decode step of every repeat (decoder, sampling, speech \
+        embedding and backbone step); decode_outside_run is the share of that wall time outside \
+        ONNX Runtime's Run. predicted_rtf = (tokens × per_token + flow + HiFT) / (tokens / 25 s).
+        """
+    }
+
+    public var stageBenchOptions: [StageBenchOption] {
+        [
+            StageBenchOption("variant", default: "fp32", help: "fp32 or fp16 (LLM and flow graphs)."),
+            StageBenchOption("tokens", default: "100", help: "Speech tokens to generate (a multiple of 20; 25 tokens = 1 s of audio)."),
+            StageBenchOption("prompt-tokens", default: "75", help: "Speech tokens of the voice prompt (its mel is twice as many frames)."),
+            StageBenchOption("repeats", default: "3", help: "Repetitions of the whole measurement (medians are reported)."),
+            StageBenchOption("threads", default: "1", help: "Intra-op threads for ONNX Runtime."),
+        ]
+    }
+
+    public func benchStages(modelDirectory: URL, options: StageBenchOptions) throws -> String {
+        let (variant, tokens, promptTokens) = (options.string("variant") ?? "fp32", try options.int("tokens"), try options.int("prompt-tokens"))
+        let (repeats, threads) = (try options.int("repeats"), try options.int("threads"))
+        guard tokens >= 20, tokens % 20 == 0 else { throw ModelError(.badInput, "--tokens must be a positive multiple of 20") }
+        guard promptTokens >= 0, repeats >= 1, threads >= 0 else {
+            throw ModelError(.badInput, "--prompt-tokens, --repeats, --threads must not be negative")
+        }
+        var report = CosyVoice3BenchReport(variant: variant, threads: threads, tokens: tokens, prompt_tokens: promptTokens, repeats: repeats)
         let loadStart = ContinuousClock.now
-        let model = try CosyVoice3Stages.load(directory: URL(fileURLWithPath: modelDir), variant: variant, threads: threads)
+        let model = try CosyVoice3Stages.load(directory: modelDirectory, variant: variant, threads: threads)
         report.load_s = (ContinuousClock.now - loadStart).seconds
 
         // Warm-up: a short loop (20 tokens), then flow and HiFT over the first.
-        let warm = stages(model, ttsTextCount: 1)
+        let warm = stages(model, ttsTextCount: 1, promptTokens: promptTokens)
         var warmLoop = warm.tokens()
         var warmTokens: [Int] = []
         while let token = try warmLoop.next() { warmTokens.append(token) }
         let warmMel = try warm.mel(tokens: Array(warmTokens.prefix(1)))
         _ = try warm.audio(mel: warmMel.values, frames: warmMel.frames)
 
-        let bench = stages(model, ttsTextCount: tokens / 20)
+        let bench = stages(model, ttsTextCount: tokens / 20, promptTokens: promptTokens)
         var perToken: [Double] = []
         var decodeWall = 0.0, decodeRun = 0.0
         var firstToken: [Double] = [], flow: [Double] = [], hift: [Double] = []
@@ -66,16 +59,16 @@ struct BenchCosyVoice3Command: ParsableCommand {
             var loop = bench.tokens()
             var generated: [Int] = []
             let start = ContinuousClock.now
-            guard let first = try loop.next() else { throw ValidationError("the LLM stopped at once") }
+            guard let first = try loop.next() else { throw ModelError(.badInput, "the LLM stopped at once") }
             firstToken.append((ContinuousClock.now - start).seconds)
             generated.append(first)
             while true {
                 let before = loop.sampled
-                RuntimeDiagnostics.startCountingRuns()
+                RunTimer.start()
                 let callStart = ContinuousClock.now
                 let token = try loop.next()
                 let seconds = (ContinuousClock.now - callStart).seconds
-                let run = RuntimeDiagnostics.stopCountingRuns()
+                let run = RunTimer.stop()
                 // Steps that ran the decoder, sampled and ran a backbone step (the last sample runs no step).
                 if loop.sampled > before, loop.sampled < loop.maxLength {
                     perToken.append(seconds / Double(loop.sampled - before))
@@ -86,30 +79,30 @@ struct BenchCosyVoice3Command: ParsableCommand {
                 generated.append(token)
             }
             guard loop.sampled == tokens else {
-                throw ValidationError("the LLM sampled \(loop.sampled) tokens, not \(tokens): these graphs stop early")
+                throw ModelError(.badInput, "the LLM sampled \(loop.sampled) tokens, not \(tokens): these graphs stop early")
             }
             report.generated = generated.count
 
-            RuntimeDiagnostics.startCountingRuns()
+            RunTimer.start()
             var stageStart = ContinuousClock.now
             let mel = try bench.mel(tokens: generated)
             var seconds = (ContinuousClock.now - stageStart).seconds
-            var run = RuntimeDiagnostics.stopCountingRuns()
+            var run = RunTimer.stop()
             flow.append(seconds)
             flowWall += seconds
             flowRun += run.seconds
             report.flow_frames = 2 * (promptTokens + generated.count)
 
-            RuntimeDiagnostics.startCountingRuns()
+            RunTimer.start()
             stageStart = ContinuousClock.now
             let audio = try bench.audio(mel: mel.values, frames: mel.frames)
             seconds = (ContinuousClock.now - stageStart).seconds
-            run = RuntimeDiagnostics.stopCountingRuns()
+            run = RunTimer.stop()
             hift.append(seconds)
             hiftWall += seconds
             hiftRun += run.seconds
             report.audio_s = Double(audio.count) / 24_000
-            guard audio.allSatisfy(\.isFinite) else { throw ValidationError("HiFT gave values that are not finite") }
+            guard audio.allSatisfy(\.isFinite) else { throw ModelError(.badInput, "HiFT gave values that are not finite") }
         }
         let audioSeconds = Double(tokens) / 25
         let token = perToken.median ?? .nan
@@ -123,14 +116,12 @@ struct BenchCosyVoice3Command: ParsableCommand {
         report.hift_s_per_audio_s = (hift.median ?? .nan) / audioSeconds
         report.hift_outside_run = (hiftWall - hiftRun) / max(hiftWall, 1e-12)
         report.predicted_rtf = (Double(tokens) * token + (flow.median ?? .nan) + (hift.median ?? .nan)) / audioSeconds
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        return try stageReport(report)
     }
 
     /// The benchmark's request (the same ids and arrays as cosyvoice3_bench.py): prompt text of 30 ids
     /// and `<|endofprompt|>`, `ttsTextCount` text ids, `promptTokens` prompt tokens and their mel.
-    private func stages(_ model: CosyVoice3Model, ttsTextCount: Int) -> CosyVoice3Stages {
+    private func stages(_ model: CosyVoice3Model, ttsTextCount: Int, promptTokens: Int) -> CosyVoice3Stages {
         let promptText = (0..<30).map { (1000 + 37 * $0) % 151_643 } + [151_646]
         let ttsText = (0..<ttsTextCount).map { (5000 + 53 * $0) % 151_643 }
         let prompt = (0..<promptTokens).map { (17 * $0 + 3) % 6561 }
@@ -141,8 +132,8 @@ struct BenchCosyVoice3Command: ParsableCommand {
     }
 }
 
-/// What `warble bench cosyvoice3` prints (snake_case keys, shared with tools/bench/cosyvoice3_bench.py).
-struct BenchCosyVoice3Report: Encodable {
+/// What `warble bench stages cosyvoice3` prints (snake_case keys, shared with tools/bench/cosyvoice3_bench.py).
+struct CosyVoice3BenchReport: Encodable {
     var impl = "swift"
     var variant: String
     var threads: Int

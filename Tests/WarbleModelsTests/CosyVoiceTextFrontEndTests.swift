@@ -1,5 +1,6 @@
 import Testing
-@testable import WarbleText
+@testable import WarbleModels
+import WarbleText
 
 /// The front end with Warble's own normalisers, and its errors.
 @Suite struct CosyVoiceTextFrontEndTests {

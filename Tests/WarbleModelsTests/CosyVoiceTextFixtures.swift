@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import WarbleText
+@testable import WarbleModels
+import WarbleText
 
 /// The goldens of tools/cosytext/make_fixtures.py (the model authors' text front end in Python).
 enum CosyVoiceTextFixtures {
@@ -27,7 +28,14 @@ enum CosyVoiceTextFixtures {
         let content: String
     }
 
-    static let directory = Fixtures.root.appendingPathComponent("Tests/Fixtures/generated/cosytext")
+    static let directory: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { break }
+        }
+        return url.appendingPathComponent("Tests/Fixtures/generated/cosytext")
+    }()
 
     static func url(_ relative: String) throws -> URL {
         let url = directory.appendingPathComponent(relative)

@@ -1,3 +1,6 @@
+import Foundation
+import WarbleText
+
 /// CosyVoice 3's text front end: normalises the text the way the model authors' front end does
 /// without its optional packages, and splits it into the pieces the model speaks one at a time.
 ///

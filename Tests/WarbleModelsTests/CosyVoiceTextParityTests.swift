@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import WarbleText
+@testable import WarbleModels
+import WarbleText
 import WarbleTestSupport
 
 /// CosyVoice 3's text front end against the authors' (tools/cosytext/make_fixtures.py). Tolerance:
