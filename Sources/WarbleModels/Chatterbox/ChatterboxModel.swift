@@ -164,6 +164,9 @@ public struct ChatterboxVoiceEncoder: VoiceEncoder {
         guard clip.duration > 5 else {
             throw ModelError(.badInput, String(format: "the clip has %.1f s of speech; Chatterbox Turbo needs more than 5 s", clip.duration))
         }
-        return try codec.encode(try ChatterboxCodec.prepare(clip), options: nil).conditioning
+        let codec = codec
+        return try await BlockingWork.run(cancel: CancellationToken()) { cancel in
+            try cancel.withRunOptions { options in try codec.encode(try ChatterboxCodec.prepare(clip), options: options).conditioning }
+        }
     }
 }

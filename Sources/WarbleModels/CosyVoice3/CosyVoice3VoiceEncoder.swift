@@ -59,15 +59,18 @@ public struct CosyVoice3VoiceEncoder: VoiceEncoder {
             throw ModelError(.badInput, String(format: "the clip is %.1f s long; CosyVoice 3 clones a voice from %.0f to %.0f s of speech",
                 seconds, Self.clipLimits.lowerBound, Self.clipLimits.upperBound) + " (\(advice))")
         }
-        let mono = clip.mixedToMono()
-        let samples16k = try Self.resample(mono, to: CosyVoice3VoiceFeatures.tokenizerRate)
-        try Task.checkCancellation()
-        let embedding = try self.embedding(fbank: features.speakerFbank(samples16k))
-        try Task.checkCancellation()
-        let tokens = try speechTokens(mel: features.tokenizerMel(samples16k))
-        try Task.checkCancellation()
-        let mel = features.promptMel(try Self.resample(mono, to: CosyVoice3VoiceFeatures.melRate))
-        return try Self.conditioning(embedding: embedding, tokens: tokens, mel: mel, transcript: text)
+        let encoder = self
+        return try await BlockingWork.run(cancel: CancellationToken()) { cancel in
+            let mono = clip.mixedToMono()
+            let samples16k = try Self.resample(mono, to: CosyVoice3VoiceFeatures.tokenizerRate)
+            try cancel.check()
+            let embedding = try encoder.embedding(fbank: encoder.features.speakerFbank(samples16k))
+            try cancel.check()
+            let tokens = try encoder.speechTokens(mel: encoder.features.tokenizerMel(samples16k))
+            try cancel.check()
+            let mel = encoder.features.promptMel(try Self.resample(mono, to: CosyVoice3VoiceFeatures.melRate))
+            return try Self.conditioning(embedding: embedding, tokens: tokens, mel: mel, transcript: text)
+        }
     }
 
     /// The aligned `.speakerPrompt`: embedding [192], tokens, mel [2 · tokens, 80].

@@ -74,8 +74,10 @@ public struct NeuTTSVoiceEncoder: VoiceEncoder {
                 throw ModelError(.badInput, "cannot resample \(mono.sampleRate) Hz audio to 16 kHz: \(error)")
             }
         }
-        try Task.checkCancellation()
-        let codes = try encoder.encode(samples, options: nil)
+        let encoder = encoder
+        let codes = try await BlockingWork.run(cancel: CancellationToken()) { cancel in
+            try cancel.withRunOptions { options in try encoder.encode(samples, options: options) }
+        }
         return try NeuTTSVoice(codes: codes, transcript: transcript ?? "").conditioning
     }
 }

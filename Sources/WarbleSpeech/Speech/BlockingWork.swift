@@ -17,13 +17,19 @@ public enum BlockingWork {
     }
 
     /// Runs `body` off the cooperative pool with a token that cancelling the waiting task cancels; a
-    /// cancelled task gets `CancellationError` even when the work finished first.
+    /// cancelled task gets `CancellationError` (not the error of a run its token stopped), even when the
+    /// work finished first.
     public static func run<T: Sendable>(cancel: CancellationToken,
                                         _ body: @escaping @Sendable (CancellationToken) throws -> T) async throws -> T {
-        let value = try await withTaskCancellationHandler {
-            try await run { try body(cancel) }
-        } onCancel: {
-            cancel.cancel()
+        let value: T
+        do {
+            value = try await withTaskCancellationHandler {
+                try await run { try body(cancel) }
+            } onCancel: {
+                cancel.cancel()
+            }
+        } catch where cancel.isCancelled {
+            throw CancellationError()
         }
         try Task.checkCancellation()
         return value
