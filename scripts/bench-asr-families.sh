@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Warble against sherpa-onnx (the reference engine, tools/sensevoice/install_parity.sh) on speech recognition graphs of
 # the real sizes with random weights made on the fly (the real weights cannot be had here): SenseVoice Small
-# (≈ 233 M parameters, f32 and, with BENCH_INT8=1, int8). Prints, per graph, seconds per second of audio for both,
+# (≈ 233 M parameters, f32 and, with BENCH_INT8=1, int8) and Parakeet TDT 0.6B (real widths; PARAKEET_LAYERS residual
+# encoder layers, 576 by default ≈ 0.6 B parameters; int8 too with BENCH_INT8=1). Prints, per graph, seconds per second of audio for both,
 # their ratio, and Warble's time outside ONNX Runtime (front end, decoding, engine); checks both give the same text.
 #   scripts/bench-asr-families.sh [THREADS]         (default 2; BENCH_ROUNDS=3 runs per clip)
 set -euo pipefail
@@ -20,4 +21,10 @@ mkdir -p "$work"
 "$python" "$warble_root/tools/sensevoice/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}"
 if [[ "${BENCH_INT8:-0}" == 1 ]]; then
     "$python" "$warble_root/tools/sensevoice/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" --int8
+fi
+"$python" "$warble_root/tools/parakeet/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" \
+    --encoder-layers "${PARAKEET_LAYERS:-576}"
+if [[ "${BENCH_INT8:-0}" == 1 ]]; then
+    "$python" "$warble_root/tools/parakeet/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" \
+        --encoder-layers "${PARAKEET_LAYERS:-576}" --int8
 fi

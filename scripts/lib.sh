@@ -62,8 +62,8 @@ fetch_wheel() {
 # models_with_seed_fixtures DIR -> makes DIR a models directory for end-to-end checks of the seed
 # families' voices (their real weights cannot be had here): a link to every installed model, and the
 # synthetic graphs of tools/cosyvoice3, tools/chatterbox and tools/neutts installed as `cosyvoice3`,
-# `chatterbox-turbo`, `neutts-nano` and `neucodec`, and tools/sensevoice's as `sensevoice-small` (files linked, a
-# manifest written).
+# `chatterbox-turbo`, `neutts-nano` and `neucodec`, tools/sensevoice's as `sensevoice-small` and tools/parakeet's as
+# `parakeet-tdt-0.6b-v3` (files linked, a manifest written).
 models_with_seed_fixtures() {
     local dir="$1" generated="$warble_root/Tests/Fixtures/generated" model file
     [[ -f "$generated/cosyvoice3/repo/campplus.onnx" && -f "$generated/chatterbox/repo/tokenizer.json" \
@@ -88,6 +88,13 @@ models_with_seed_fixtures() {
         for file in "$generated/sensevoice/repo"/*; do ln -sfn "$file" "$dir/sensevoice-small/$(basename "$file")"; done
         seed_manifest sensevoice-small sensevoice "SenseVoice Small" "FunASR Model Open Source License Agreement" \
             '["zh", "en", "yue", "ja", "ko"]' '{"files": {"model.onnx": "model.onnx", "tokens.txt": "tokens.txt"}}'
+    fi
+    # Parakeet TDT 0.6B v3: tools/parakeet's synthetic export, when made.
+    if [[ -f "$generated/parakeet/repo/encoder.onnx" ]]; then
+        mkdir -p "$dir/parakeet-tdt-0.6b-v3"
+        for file in "$generated/parakeet/repo"/*; do ln -sfn "$file" "$dir/parakeet-tdt-0.6b-v3/$(basename "$file")"; done
+        seed_manifest parakeet-tdt-0.6b-v3 parakeet "Parakeet TDT 0.6B v3" "CC-BY-4.0" '["en", "de", "fr", "es"]' \
+            '{"files": {"encoder.onnx": "encoder.onnx", "decoder.onnx": "decoder.onnx", "joiner.onnx": "joiner.onnx", "tokens.txt": "tokens.txt"}}'
     fi
 }
 

@@ -548,6 +548,18 @@ check "models pull sensevoice-small and sensevoice-small:int8 (tools/sensevoice'
     grep -q 'SenseVoice knows the languages en, ja, ko, yue, zh' '$work/sv.err' &&
     ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --task translate \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
     grep -q 'no translate task' '$work/sv.err'"
+check "models pull parakeet-tdt-0.6b-v3 and parakeet-tdt-0.6b-v3:int8 (tools/parakeet's synthetic export): transcribe --model prints sherpa-onnx's text (text, json with tokens and timed words, srt; 16 kHz, 44.1 kHz, 75 s)" bash -c "
+    ${pull_env[*]} '$warble' models pull -q parakeet-tdt-0.6b-v3 && ${pull_env[*]} '$warble' models pull -q parakeet-tdt-0.6b-v3:int8 &&
+    ${pull_env[*]} '$warble' models list | grep -q '^parakeet-tdt-0.6b-v3-int8' &&
+    pk='$warble_root/Tests/Fixtures/generated/parakeet' &&
+    for m in parakeet-tdt-0.6b-v3 parakeet-tdt-0.6b-v3-int8; do for c in short16k short44k long16k; do
+        for f in text json srt; do
+            ${pull_env[*]} '$warble' transcribe --no-history --model \$m --format \$f \"\$pk/clips/\$c.wav\" > '$work/pk-'\$m-\$c.\${f/text/txt} || exit 1
+        done
+    done; done &&
+    python3 '$warble_root/tools/parakeet/check_cli.py' \"\$pk/goldens/decode.json\" '$work' &&
+    ! ${pull_env[*]} '$warble' transcribe --no-history --model parakeet-tdt-0.6b-v3 --task translate \"\$pk/clips/short16k.wav\" 2> '$work/pk.err' &&
+    grep -q 'no translate task' '$work/pk.err'"
 check "bench asr times a recognition model through the engine (sensevoice-small, the synthetic export), refuses --runs 0" bash -c "
     ${pull_env[*]} '$warble' bench asr --model sensevoice-small --runs 1 '$warble_root/Tests/Fixtures/generated/sensevoice/clips/short16k.wav' > '$work/bench-asr.json' &&
     python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r[\"impl\"] == \"swift\" and abs(r[\"audio_s\"] - 6) < 1e-6 and r[\"transcribe_s\"] > 0 and 0 <= r[\"outside_run_s\"] <= r[\"transcribe_s\"] and r[\"seconds_per_audio_second\"] > 0))' '$work/bench-asr.json' &&

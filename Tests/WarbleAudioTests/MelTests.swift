@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WarbleAudio
 import WarbleTestSupport
@@ -86,6 +87,36 @@ import WarbleTestSupport
             let mean = (0..<got.rows).reduce(0.0) { $0 + Double(got[$1, c]) } / Double(got.rows)
             #expect(abs(mean) < 1e-4)
         }
+    }
+
+    /// kaldi-native-fbank's NeMo settings (Parakeet's front end, compared with it in ParakeetTests): frames centred on
+    /// each shift over the mirrored signal, librosa's filters, ln(energy + guard).
+    @Test func unsnippedLibrosaFbankWithLogGuard() {
+        var options = KaldiFbank.Options()
+        options.snipEdges = false
+        options.librosaMel = true
+        options.lowFrequency = 0
+        options.highFrequency = -400
+        options.melCount = 128
+        options.logGuard = 0x1p-24
+        let fbank = KaldiFbank(options: options)
+        #expect(fbank.frameCount(sampleCount: 1000) == 6 && fbank.frameCount(sampleCount: 79) == 0 && fbank.frameCount(sampleCount: 80) == 1)
+        let x: [Float] = (0..<1000).map { i in
+            let t = Double(i)
+            let value: Double = sin(t * 0.37) * 0.3 + cos(t * 0.011) * 0.1
+            return Float(value)
+        }
+        // Frame f starts at 160 f − 120; sample −1 is sample 0, sample n is sample n − 1.
+        let mirrored = Array(x[0..<120].reversed()) + x + Array(x[(1000 - 200)...].reversed())
+        var snipped = options
+        snipped.snipEdges = true
+        let expected = KaldiFbank(options: snipped)(mirrored)
+        let got = fbank(x)
+        #expect(got.rows == 6 && got.columns == 128 && Array(expected.values.prefix(6 * 128)) == got.values)
+        let silence = fbank([Float](repeating: 0, count: 480))
+        #expect(silence.values.allSatisfy { $0 == logf(0x1p-24) })
+        let filters = MelFilterbank(sampleRate: 16000, fftLength: 512, melCount: 128, maxFrequency: 7600)
+        #expect(KaldiFbank.melBanks(options: options, fftLength: 512) == filters)
     }
 
     @Test func shortInputsGiveNoFramesNotCrashes() {

@@ -61,7 +61,7 @@ import WarbleHub
     /// catalogue of another format version is refused with a clear error.
     @Test func theCatalogueIsData() throws {
         let catalogue = try ModelCatalogue.load()
-        #expect(Set(catalogue.models.filter { !$0.isPyPI }.map(\.family)) == ["piper", "kokoro", "whisper", "cosyvoice3", "chatterbox", "neucodec", "neutts", "sensevoice", "marian"])
+        #expect(Set(catalogue.models.filter { !$0.isPyPI }.map(\.family)) == ["piper", "kokoro", "whisper", "cosyvoice3", "chatterbox", "neucodec", "neutts", "sensevoice", "parakeet", "marian"])
         #expect(catalogue.models.filter(\.isPyPI).map(\.id) == ["piper-en_US-joe-medium", "kokoro-v1.0-int8", "whisper-tiny.en", "whisper-base", "silero-vad", "speaker-dvector", "marian-enpt-tiny", "marian-pten-tiny"])
         #expect(catalogue.models.filter(\.isPyPI).allSatisfy {
             $0.convert == ($0.family == "marian" ? "tools/marian/convert.py" : "tools/models/install_from_wheels.py") && !$0.converterFiles.isEmpty

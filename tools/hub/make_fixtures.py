@@ -15,7 +15,8 @@ ResembleAI/chatterbox-turbo-ONNX with tools/chatterbox's synthetic graphs (fp32 
 sidecars, and its tokenizer), which Warble runs; neuphonic/neutts-nano (with its backbone already in
 ONNX), neuphonic/neutts-nano-german (safetensors only, converted on pull) and
 neuphonic/neucodec-onnx-decoder(-int8) with tools/neutts's synthetic graphs;
-csukuangfj/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17 with tools/sensevoice's synthetic export; and, with small seeded
+csukuangfj/sherpa-onnx-sense-voice-zh-en-ja-ko-yue-2024-07-17 with tools/sensevoice's synthetic export;
+csukuangfj/sherpa-onnx-nemo-parakeet-tdt-0.6b-v3 and its -int8 with tools/parakeet's; and, with small seeded
 random files (their layouts, not their networks, are under test): chatterbox's fp16 files (an
 .onnx_data beside three of the four). someone/joe-voice holds the default voice as one repository
 (voice/en_US-joe-medium.onnx and .onnx.json), for hf:OWNER/REPO --family piper. Helsinki-NLP/opus-mt-en-de
@@ -85,7 +86,8 @@ def main(argv):
     copy_tree(os.path.join(large, "repos"), tree)
     shutil.rmtree(large)
     make_seed_repos(tree, seed_graphs(out, "cosyvoice3", "campplus.onnx"), seed_graphs(out, "chatterbox", "tokenizer.json"),
-                    seed_graphs(out, "neutts", "onnx/model.onnx"), seed_graphs(out, "sensevoice", "model.onnx"))
+                    seed_graphs(out, "neutts", "onnx/model.onnx"), seed_graphs(out, "sensevoice", "model.onnx"),
+                    seed_graphs(out, "parakeet", "encoder.onnx"))
     # Opus-MT: tools/marian's two tiny checkpoints as Helsinki-NLP publishes them (pytorch_model.bin only;
     # float16 model.safetensors only), with transformers' goldens beside the tree (OUTDIR/opus-goldens).
     opus = os.path.join(os.path.dirname(os.path.abspath(out)), "marian", "opus")
@@ -132,7 +134,7 @@ def copy_tree(source, target, skip=()):
             shutil.copyfile(path, os.path.join(target, relative))
 
 
-def make_seed_repos(tree, cosy_graphs, chatter_graphs, neutts_repo, sensevoice_repo):
+def make_seed_repos(tree, cosy_graphs, chatter_graphs, neutts_repo, sensevoice_repo, parakeet_repo):
     catalogue = json.load(open(os.path.join(HERE, "..", "..", "Sources", "WarbleHub", "Catalogue", "models.json")))
     entries = {m["id"]: m for m in catalogue["models"]}
     cosy = entries["cosyvoice3"]
@@ -162,6 +164,11 @@ def make_seed_repos(tree, cosy_graphs, chatter_graphs, neutts_repo, sensevoice_r
     copy_tree(neutts_repo, os.path.join(tree, *entries["neutts-nano-german"]["repo"].split("/")), skip=("onnx",))
     # SenseVoice Small: tools/sensevoice's synthetic export (model.onnx, model.int8.onnx, tokens.txt), which Warble runs.
     copy_tree(sensevoice_repo, os.path.join(tree, *entries["sensevoice-small"]["repo"].split("/")))
+    # Parakeet TDT 0.6B v3: tools/parakeet's synthetic export (encoder.onnx + encoder.weights, decoder.onnx, joiner.onnx,
+    # tokens.txt; the int8 repository's *.int8.onnx), which Warble runs.
+    parakeet = entries["parakeet-tdt-0.6b-v3"]
+    copy_tree(parakeet_repo, os.path.join(tree, *parakeet["repo"].split("/")))
+    copy_tree(parakeet_repo + "-int8", os.path.join(tree, *parakeet["variants"]["int8"]["repo"].split("/")))
 
 
 if __name__ == "__main__":

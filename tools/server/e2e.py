@@ -426,6 +426,25 @@ def check_sensevoice(client: openai.OpenAI) -> None:
           f"sensevoice-small verbose_json: tokens, tags {segment.get('tags')} and words")
 
 
+def check_parakeet(client: openai.OpenAI) -> None:
+    """model=parakeet-tdt-0.6b-v3 (tools/parakeet's synthetic export, installed beside the models): sherpa-onnx's text,
+    and verbose_json with the segment's tokens and words timed from the tokens' frames and durations."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Tests/Fixtures/generated/parakeet")
+    goldens = json.load(open(os.path.join(root, "goldens/decode.json")))["cases"]
+    golden = next(c for c in goldens if c["clip"] == "short44k.wav" and c["model"] == "f32")
+    clip = os.path.join(root, "clips/short44k.wav")
+    plain = client.audio.transcriptions.create(model="parakeet-tdt-0.6b-v3", file=open(clip, "rb"))
+    check(plain.text == golden["text"], f"parakeet-tdt-0.6b-v3: sherpa-onnx's text ({plain.text[:40]!r})")
+    verbose = client.audio.transcriptions.create(model="parakeet-tdt-0.6b-v3", file=open(clip, "rb"),
+                                                 response_format="verbose_json", timestamp_granularities=["segment", "word"])
+    segment = verbose.segments[0].model_dump() if verbose.segments else {}
+    starts = {round(t, 2) for t in golden["timestamps"]}
+    words = verbose.words or []
+    check(verbose.text == golden["text"] and segment.get("tokens") == golden["ids"] and len(words) > 0
+          and all(round(w.start, 2) in starts for w in words),
+          f"parakeet-tdt-0.6b-v3 verbose_json: tokens and {len(words)} words at sherpa-onnx's token times")
+
+
 def health(base: str, key: str) -> dict:
     with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
         return json.load(response)
@@ -659,6 +678,8 @@ def main() -> int:
 
     # 5c. SenseVoice through the same route (model= picks it).
     check_sensevoice(client)
+    # 5d. Parakeet TDT through the same route.
+    check_parakeet(client)
 
     # 6. A client that goes away cancels its synthesis and frees the slot.
     before = health(base, key)["requests"]["cancelled"]

@@ -6,6 +6,10 @@ import Foundation
 /// frames = 1 + (n − length) / shift), DC offset removal, pre-emphasis 0.97, povey window, FFT
 /// rounded up to a power of two (512 at 16 kHz), power spectrum, triangular filters on Kaldi's mel
 /// scale from 20 Hz to Nyquist, ln(max(energy, FLT_EPSILON)).
+/// kaldi-native-fbank's other settings that NeMo models use: `snipEdges` false (frames centred on
+/// every shift, (n + shift/2) / shift of them, the signal mirrored past its ends), `librosaMel`
+/// (librosa's Slaney-scale, Slaney-normalised filters, its `is_librosa`), and `logGuard`
+/// (ln(energy + guard) instead of the floor, its `use_log_floor` false with `eps`).
 /// Samples are used as given: Kaldi recipes that expect 16-bit magnitudes scale by 32768 first
 /// (`inputScale`); CosyVoice's speaker embedder feeds [-1, 1] floats.
 public struct KaldiFbank: Sendable {
@@ -27,6 +31,13 @@ public struct KaldiFbank: Sendable {
         public var inputScale: Float = 1
         /// Subtract each bin's mean over time (CosyVoice's CAM++ input).
         public var subtractMean = false
+        /// Frames start at 0 and end inside the signal (true), or are centred on every shift with the
+        /// signal mirrored past its ends (false).
+        public var snipEdges = true
+        /// librosa's filters (Slaney mel scale, each triangle Slaney-normalised) instead of Kaldi's.
+        public var librosaMel = false
+        /// ln(energy + guard) when set; else ln(max(energy, FLT_EPSILON)).
+        public var logGuard: Float?
 
         public init() {}
     }
@@ -55,6 +66,10 @@ public struct KaldiFbank: Sendable {
     static func melBanks(options: Options, fftLength: Int) -> MelFilterbank {
         let nyquist = Double(options.sampleRate) / 2
         let high = options.highFrequency > 0 ? options.highFrequency : nyquist + options.highFrequency
+        if options.librosaMel {
+            return MelFilterbank(sampleRate: options.sampleRate, fftLength: fftLength, melCount: options.melCount,
+                                 minFrequency: options.lowFrequency, maxFrequency: high, scale: .slaney, normalization: .slaney)
+        }
         let scale = MelScale.kaldi
         let lowMel = scale.mel(fromHz: options.lowFrequency), highMel = scale.mel(fromHz: high)
         let delta = (highMel - lowMel) / Double(options.melCount + 1)
@@ -77,12 +92,28 @@ public struct KaldiFbank: Sendable {
 
     /// Frames for `sampleCount` samples.
     public func frameCount(sampleCount: Int) -> Int {
-        sampleCount < frameLength ? 0 : 1 + (sampleCount - frameLength) / frameShift
+        guard options.snipEdges else { return (sampleCount + frameShift / 2) / frameShift }
+        return sampleCount < frameLength ? 0 : 1 + (sampleCount - frameLength) / frameShift
+    }
+
+    /// The samples the frames are cut from: the signal itself with `snipEdges`, else the signal mirrored
+    /// past both ends (Kaldi's reflection: sample −1 is sample 0) so that frame f starts at f · shift.
+    func framedSignal(_ samples: [Float], frames: Int) -> [Float] {
+        guard !options.snipEdges, frames > 0 else { return samples }
+        let first = frameShift / 2 - frameLength / 2
+        let count = (frames - 1) * frameShift + frameLength
+        let n = samples.count
+        return (0..<count).map { i in
+            var s = i + first
+            while s < 0 || s >= n { s = s < 0 ? -s - 1 : 2 * n - 1 - s }
+            return samples[s]
+        }
     }
 
     /// `[frames, melCount]` log filterbank energies.
     public func callAsFunction(_ samples: [Float]) -> FeatureMatrix {
         let frames = frameCount(sampleCount: samples.count)
+        let samples = framedSignal(samples, frames: frames)
         let mels = options.melCount
         let bins = fftLength / 2 + 1
         var out = FeatureMatrix(rows: frames, columns: mels)
@@ -94,7 +125,7 @@ public struct KaldiFbank: Sendable {
         defer { frame.deallocate(); spectrum.deallocate(); power.deallocate() }
         let scale = options.inputScale, preemphasis = options.preemphasis, length = frameLength
         let removeDC = options.removeDCOffset, usePower = options.usePower
-        let epsilon = Float.ulpOfOne
+        let epsilon = Float.ulpOfOne, guardValue = options.logGuard
         samples.withUnsafeBufferPointer { signal in
             window.withUnsafeBufferPointer { w in
                 out.values.withUnsafeMutableBufferPointer { dst in
@@ -120,7 +151,11 @@ public struct KaldiFbank: Sendable {
                         if !usePower { for k in 0..<bins { power[k] = power[k].squareRoot() } }
                         let row = dst.baseAddress! + f * mels
                         filterbank.apply(power, into: row)
-                        for m in 0..<mels { row[m] = logf(max(row[m], epsilon)) }
+                        if let guardValue {
+                            for m in 0..<mels { row[m] = logf(row[m] + guardValue) }
+                        } else {
+                            for m in 0..<mels { row[m] = logf(max(row[m], epsilon)) }
+                        }
                     }
                     var f = 0
                     if frames >= BatchedRealFFT.lanes, let batched = BatchedRealFFT(size: fftLength) {

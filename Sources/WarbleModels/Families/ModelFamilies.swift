@@ -9,6 +9,7 @@ public struct ModelFamilies: Sendable {
         KokoroFamily(),
         WhisperFamily(),
         SenseVoiceFamily(),
+        ParakeetFamily(),
         SileroVADFamily(),
         SpeakerEmbedderFamily(),
         CosyVoice3Family(),
