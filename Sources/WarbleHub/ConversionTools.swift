@@ -23,7 +23,7 @@ public struct ConversionTools: Sendable {
                 candidates.append(url)
             }
         }
-        for root in candidates where FileManager.default.fileExists(atPath: root.appendingPathComponent("tools/whisper/convert_ct2.py").path) {
+        for root in candidates where FileManager.default.fileExists(atPath: root.appendingPathComponent("tools/requirements.lock").path) {
             return ConversionTools(root: root, python: root.appendingPathComponent(".venv/bin/python"))
         }
         return nil

@@ -1,5 +1,6 @@
 import Foundation
 import WarbleEngine
+import WarbleModels
 
 /// Pulls a model from the Hub into the store: its catalogue entry, its plan, the install.
 public struct HubPull: Sendable {
@@ -30,10 +31,10 @@ public struct HubPull: Sendable {
     public static func modelID(of reference: ModelReference, catalogue: ModelCatalogue) -> String {
         if reference.pypi { return reference.name }
         if let repo = reference.repo { return Self.hubID(family: reference.family, repo: repo) }
-        switch reference.family {
-        case "piper": return "piper-\(reference.name)"
-        case "whisper": return "whisper-\(reference.name)"
-        default:
+        switch ModelFamilies.builtIn.pullForm(of: reference.family) {
+        case .listed(_, let installedPrefix): return installedPrefix + reference.name
+        case .sized: return catalogue.entry(family: reference.family)?.id.replacingOccurrences(of: "{size}", with: reference.name) ?? reference.name
+        case nil:
             if let (entry, _) = catalogue.templated(reference.name) {
                 guard let variant = reference.variant, variant != entry.defaultVariant else { return reference.name }
                 return "\(reference.name)-\(variant)"

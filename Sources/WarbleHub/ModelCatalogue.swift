@@ -1,4 +1,6 @@
 import Foundation
+import WarbleModels
+import WarbleSpeech
 
 /// The models `warble models pull` knows, read from `Catalogue/models.json` (data, versioned with the
 /// code; a resource of this target). Piper's voices are not listed here: they come from its
@@ -72,11 +74,13 @@ public struct ModelCatalogue: Sendable, Decodable {
         /// them installs the model again).
         public var wheels: [String]
         public var converterFiles: [String]
+        /// What `voice add` says when the family can clone only once something more is installed.
+        public var cloneHint: String?
         public var isPyPI: Bool { !wheels.isEmpty }
 
         enum CodingKeys: String, CodingKey {
             case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, sizeLanguages, sizeBytes, sizeRepos, convert,
-                 needs, about, wheels, converterFiles
+                 needs, about, wheels, converterFiles, cloneHint
         }
 
         public init(from decoder: any Decoder) throws {
@@ -102,6 +106,7 @@ public struct ModelCatalogue: Sendable, Decodable {
             about = try c.decodeIfPresent(String.self, forKey: .about) ?? ""
             wheels = try c.decodeIfPresent([String].self, forKey: .wheels) ?? []
             converterFiles = try c.decodeIfPresent([String].self, forKey: .converterFiles) ?? []
+            cloneHint = try c.decodeIfPresent(String.self, forKey: .cloneHint)
             if !wheels.isEmpty, convert == nil {
                 throw DecodingError.dataCorruptedError(forKey: .convert, in: c, debugDescription: "\(id): PyPI wheels need a convert tool")
             }
@@ -145,9 +150,10 @@ public struct ModelCatalogue: Sendable, Decodable {
     }
 
     /// The entry whose id is a template (`opus-mt-{size}`) that `id` fills, and what fills it; nil
-    /// when none matches (Whisper's entry is matched by its own reference form).
+    /// when none matches (a sized family's entry, `PullReferenceForm.sized`, is matched by its own form).
     public func templated(_ id: String) -> (entry: Entry, size: String)? {
-        for entry in models where !entry.isPyPI && entry.family != "whisper" {
+        for entry in models where !entry.isPyPI {
+            if case .sized = ModelFamilies.builtIn.pullForm(of: entry.family) { continue }
             let parts = entry.id.components(separatedBy: "{size}")
             guard parts.count == 2, id.hasPrefix(parts[0]), id.hasSuffix(parts[1]),
                   id.count > parts[0].count + parts[1].count else { continue }
@@ -174,32 +180,11 @@ public struct ModelCatalogue: Sendable, Decodable {
         }
     }
 
-    /// Where the catalogue is looked for: beside the running binary (SwiftPM's resource directory),
-    /// then in the checkout the binary was built in or `WARBLE_SOURCE_ROOT`.
-    static func candidates(executable: URL? = Bundle.main.executableURL,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) -> [URL] {
-        var urls: [URL] = []
-        if let directory = executable?.resolvingSymlinksInPath().deletingLastPathComponent() {
-            for bundle in ["Warble_WarbleHub.resources", "Warble_WarbleHub.bundle/Contents/Resources"] {
-                urls.append(directory.appendingPathComponent("\(bundle)/models.json"))
-            }
-        }
-        if let root = ConversionTools.locate(environment: environment, executable: executable)?.root {
-            urls.append(root.appendingPathComponent("Sources/WarbleHub/Catalogue/models.json"))
-        }
-        return urls
-    }
-
-    /// The catalogue this warble was built with.
+    /// The catalogue this warble was built with (found as `CatalogueLocation` says).
     public static let shipped: Result<ModelCatalogue, HubError> = {
-        let urls = candidates()
-        for url in urls {
-            if let data = FileManager.default.contents(atPath: url.path) {
-                return Result { try ModelCatalogue(data: data) }.mapError { $0 as? HubError ?? HubError(.unexpected, "\($0)") }
-            }
+        CatalogueLocation.read("models.json").mapError { HubError(.notFound, $0.description) }.flatMap { data in
+            Result { try ModelCatalogue(data: data) }.mapError { $0 as? HubError ?? HubError(.unexpected, "\($0)") }
         }
-        return .failure(HubError(.notFound, "the model catalogue (models.json) is missing: it was looked for in "
-            + urls.map(\.path).joined(separator: ", ") + "; keep the Warble_WarbleHub.resources directory beside the warble binary"))
     }()
 
     /// The shipped catalogue, or its error.

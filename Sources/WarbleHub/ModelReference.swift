@@ -1,4 +1,6 @@
 import Foundation
+import WarbleModels
+import WarbleSpeech
 
 /// What `warble models pull` is asked for: `piper:VOICE` (a voice of Piper's catalogue, such as
 /// `piper:de_DE-thorsten-medium`), a catalogue id with an optional variant (`kokoro-v1.0:q8f16`,
@@ -42,7 +44,7 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
         guard !revision.isEmpty, !body.isEmpty else { throw HubError(.notFound, "'\(text)' is not a model reference: \(usage)") }
         self.revision = revision
         let lower = body.lowercased()
-        let families = Array(Set(catalogue.models.filter { !$0.isPyPI }.map(\.family))).sorted()
+        let families = Self.families(catalogue)
         if lower.hasPrefix("hf:") {
             let repo = String(body.dropFirst(3))
             let parts = repo.split(separator: "/", omittingEmptySubsequences: false)
@@ -73,21 +75,27 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
             pypi = true
             return
         }
-        if lower.hasPrefix("piper:") {
-            family = "piper"
-            name = String(body.dropFirst("piper:".count))
+        let registry = ModelFamilies.builtIn
+        for family in registry.pullingFamilies {
+            guard case .listed(let prefix, _) = family.pullForm, lower.hasPrefix(prefix) else { continue }
+            self.family = family.name
+            name = String(body.dropFirst(prefix.count))
             variant = nil
-            guard !name.isEmpty else { throw HubError(.notFound, "'\(text)' names no Piper voice: \(usage)") }
+            guard !name.isEmpty else { throw HubError(.notFound, "'\(text)' names no \(family.name.capitalized) voice: \(usage)") }
             return
         }
         let parts = lower.split(separator: ":", maxSplits: 1).map(String.init)
-        if let whisper = catalogue.entry(family: "whisper"), parts[0].hasPrefix("whisper-"), parts.count == 1 {
-            let size = String(parts[0].dropFirst("whisper-".count))
-            guard whisper.sizes.contains(size) else {
-                throw HubError(.notFound, "there is no Whisper model '\(text)' to pull; sizes: "
-                    + whisper.sizes.map { "whisper-\($0)" }.joined(separator: ", "))
+        for family in registry.pullingFamilies {
+            guard case .sized(let noun) = family.pullForm, parts.count == 1, let entry = catalogue.entry(family: family.name) else { continue }
+            let template = entry.id.components(separatedBy: "{size}")
+            guard template.count == 2, parts[0].hasPrefix(template[0]), parts[0].hasSuffix(template[1]),
+                  parts[0].count > template[0].count + template[1].count else { continue }
+            let size = String(parts[0].dropFirst(template[0].count).dropLast(template[1].count))
+            guard entry.sizes.contains(size) else {
+                throw HubError(.notFound, "there is no \(noun) model '\(text)' to pull; sizes: "
+                    + entry.sizes.map { entry.id.replacingOccurrences(of: "{size}", with: $0) }.joined(separator: ", "))
             }
-            family = "whisper"
+            self.family = family.name
             name = size
             variant = nil
             return
@@ -113,20 +121,47 @@ public struct ModelReference: Sendable, Equatable, CustomStringConvertible {
         if let variant { _ = try entry.files(variant: variant) }
     }
 
+    /// The prefixes of the listed families' references (`PullReferenceForm.listed`), such as `NAME:`.
+    public static var listedPrefixes: [String] {
+        ModelFamilies.builtIn.pullingFamilies.compactMap { family in
+            guard case .listed(let prefix, _) = family.pullForm else { return nil }
+            return prefix
+        }
+    }
+
+    /// The families a repository can be pulled as (`--family`): those of the catalogue's Hub entries, sorted.
+    public static func families(_ catalogue: ModelCatalogue) -> [String] {
+        Array(Set(catalogue.models.filter { !$0.isPyPI }.map(\.family))).sorted()
+    }
+
     /// One example of each kind of reference.
     static func examples(_ catalogue: ModelCatalogue) -> [String] {
-        ["piper:en_US-lessac-medium"] + catalogue.models.compactMap { entry in
-            if entry.family == "piper" { return nil }
-            if !entry.sizes.isEmpty { return "whisper-" + (entry.sizes.first { $0 == "small" } ?? entry.sizes[0]) }
+        let families = ModelFamilies.builtIn
+        let listed = families.pullingFamilies.compactMap { family -> String? in
+            guard case .listed(let prefix, _) = family.pullForm else { return nil }
+            return ModelDefaults.current?.pullExamples.first { $0.hasPrefix(prefix) } ?? prefix + "NAME"
+        }
+        return listed + catalogue.models.compactMap { entry in
+            switch families.pullForm(of: entry.family) {
+            case .listed: return nil
+            case .sized: return entry.sizes.isEmpty ? entry.id
+                : entry.id.replacingOccurrences(of: "{size}", with: entry.sizes.first { $0 == "small" } ?? entry.sizes[0])
+            case nil: break
+            }
+            if !entry.sizes.isEmpty { return entry.id.replacingOccurrences(of: "{size}", with: entry.sizes[0]) }
             return entry.id
         } + ["hf:OWNER/REPO --family F"]
     }
 
     public var description: String {
         let head: String
-        if pypi { head = "pypi:\(name)" } else if let repo { head = "hf:\(repo)" } else if family == "piper" { head = "piper:\(name)" } else if family == "whisper" {
-            head = "whisper-\(name)"
-        } else { head = name + (variant.map { ":\($0)" } ?? "") }
+        if pypi { head = "pypi:\(name)" } else if let repo { head = "hf:\(repo)" } else {
+            switch ModelFamilies.builtIn.pullForm(of: family) {
+            case .listed(let prefix, _): head = prefix + name
+            case .sized: head = ((try? ModelCatalogue.load().entry(family: family)?.id) ?? nil).map { $0.replacingOccurrences(of: "{size}", with: name) } ?? name
+            case nil: head = name + (variant.map { ":\($0)" } ?? "")
+            }
+        }
         return head + (revision == "main" ? "" : "@\(revision)")
     }
 }

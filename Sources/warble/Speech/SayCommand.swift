@@ -121,7 +121,7 @@ struct SayCommand: AsyncParsableCommand {
         try OutputTarget.checkOverwrite(path: path, force: force)
         let input = try InputText.read(text)
         let isSSML = ssml || SSMLParser.isSSML(input)
-        try await FirstUse.ensureKokoro(forVoice: voice, offline: firstUse.offline)
+        try await FirstUse.ensureMultilingualVoice(forVoice: voice, offline: firstUse.offline)
         let engine = EngineFactory.make(threads: threads, lexicon: try LexiconOption.load(lexicon))
         let voice = try await engine.voice(voice)
         let request = SynthesisRequest(text: input, isSSML: isSSML, voice: voice.id, rate: rate, volume: volume,

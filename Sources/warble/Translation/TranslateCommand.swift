@@ -43,7 +43,7 @@ struct TranslateCommand: AsyncParsableCommand {
     var to = "en"
 
     @Option(help: "Whisper model id (multilingual for speech that is not English).")
-    var model = "whisper-base"
+    var model = FirstUse.recognitionModel
 
     @Option(help: "Spoken language code, or auto to detect it.")
     var language = "auto"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WarbleEngine
+import WarbleHub
 
 /// `warble voice add NAME --from CLIP`: clones a voice and keeps it in the library.
 struct VoiceAddCommand: AsyncParsableCommand {
@@ -93,9 +94,11 @@ struct VoiceAddCommand: AsyncParsableCommand {
         if consent == nil {
             FileHandle.standardError.write(Data("warble: no --consent given: clone only voices you have the right to use\n".utf8))
         }
-        if model == nil || model?.lowercased().hasPrefix("kokoro") == true {
-            // Kokoro clones by searching its voice space, scored by the speaker embedder.
-            try await FirstUse.ensureKokoro(forVoice: FirstUse.kokoroModel, offline: firstUse.offline)
+        let searched = ModelDefaults.current?.multilingualVoice
+        let searchFamily = searched.flatMap { (try? ModelCatalogue.load())?.entry($0, pypi: true)?.family }
+        if let searched, model == nil || searchFamily.map({ model?.lowercased().hasPrefix($0) == true }) == true {
+            // The multilingual voice model (Kokoro) clones by searching its voice space, scored by the speaker embedder.
+            try await FirstUse.ensureMultilingualVoice(forVoice: searched, offline: firstUse.offline)
             try await FirstUse.ensureSpeakerEmbedder(command: "voice add", offline: firstUse.offline)
         }
         let engine = EngineFactory.make()
@@ -120,9 +123,9 @@ struct VoiceAddCommand: AsyncParsableCommand {
             // What went wrong and what to do, without the usage text a mistyped option gets.
             meter.finish()
             SpeechInput.note("error: \(error.message)")
-            if model?.lowercased().hasPrefix("neutts") == true, error.message.contains("no installed model that clones") {
-                SpeechInput.note("NeuTTS clones from a clip once NeuCodec's encoder is installed: export it with "
-                    + "tools/neutts/export_encoder.py (needs PyTorch and the Hugging Face Hub), or give the clip's codes with --codes FILE")
+            if let model, error.message.contains("no installed model that clones"),
+               let hint = (try? ModelCatalogue.load())?.models.first(where: { model.lowercased().hasPrefix($0.family) && $0.cloneHint != nil })?.cloneHint {
+                SpeechInput.note(hint)
             }
             throw ExitCode.failure
         }
