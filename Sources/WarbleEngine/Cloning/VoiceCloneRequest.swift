@@ -75,6 +75,3 @@ public struct VoiceCheck: Sendable, Codable {
     public var stock: [Score]
     public var sentences: [String]
 }
-
-/// The search's values under their first name, for callers not yet moved to `VoiceSearch` (the server command).
-public typealias KokoroVoiceSearch = VoiceSearch

@@ -15,7 +15,7 @@ struct ServerVoiceLibrary: VoiceLibraryBackend {
         let request = VoiceCloneRequest(
             name: upload.name, clip: upload.clip, clipName: upload.clipName, model: upload.model, transcript: upload.transcript,
             transcribe: upload.transcribe, consent: upload.consent,
-            search: KokoroVoiceSearch.Options(budget: upload.budgetSeconds, seed: upload.seed), keepStock: upload.keepStock)
+            search: VoiceSearch.Options(budget: upload.budgetSeconds, seed: upload.seed), keepStock: upload.keepStock)
         let cancel = CancellationToken()
         let result = try await withTaskCancellationHandler {
             try await engine.addVoice(request, cancel: cancel)
