@@ -13,6 +13,7 @@ Prints "PASS …" / "FAIL …: why" and a closing "N passed, N failed".
 """
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -91,8 +92,13 @@ def main():
     # The Whisper ids warble transcribe offers for installation are those the installer accepts.
     installer = open(os.path.join(ROOT, "tools/whisper/install.sh"), encoding="utf-8").read()
     usage = re.search(r"usage: tools/whisper/install.sh ([\w.|-]+)", installer).group(1).split("|")
-    source = open(os.path.join(ROOT, "Sources/warble/Recognition/SpeechInput.swift"), encoding="utf-8").read()
-    offered = re.findall(r'"(whisper[\w.-]*)"', re.search(r"installableWhisperIDs = \[([^\]]*)\]", source).group(1))
+    # SpeechInput.installableRecognizerIDs: the catalogue's pypi entries of the default recogniser's family, then
+    # their int8 variants (the catalogue data says which).
+    catalogue = json.load(open(os.path.join(ROOT, "Sources/WarbleHub/Catalogue/models.json"), encoding="utf-8"))["models"]
+    defaults = json.load(open(os.path.join(ROOT, "Sources/WarbleHub/Catalogue/defaults.json"), encoding="utf-8"))
+    family = next(m["family"] for m in catalogue if m["id"] == defaults["recognition"] and m.get("wheels"))
+    wheels = [m["id"] for m in catalogue if m.get("wheels") and m["family"] == family]
+    offered = wheels + [w + "-int8" for w in wheels]
     check(sorted(usage) == sorted(offered), "warble transcribe offers the ids tools/whisper/install.sh accepts",
           f"installer: {usage}, offered: {offered}")
 

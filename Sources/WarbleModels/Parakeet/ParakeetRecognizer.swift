@@ -15,31 +15,23 @@ public struct ParakeetRecognizer: SpeechRecognizer {
 
     public func transcribe(_ audio: AudioBuffer, options: TranscriptionOptions) -> AsyncThrowingStream<TranscriptSegment, any Error> {
         let model = model
-        return AsyncThrowingStream { continuation in
-            let cancel = CancellationToken()
-            let task = Task.detached {
-                do {
-                    guard options.task == .transcribe else {
-                        throw ModelError(.badInput, "Parakeet transcribes only (no translate task): transcribe, then "
-                            + "translate the text (warble translate-text)")
-                    }
-                    let samples = try ParakeetFrontEnd.samples(audio)
-                    let rate = ParakeetFrontEnd.sampleRate
-                    let maximum = Int(model.maximumSeconds * Double(rate))
-                    for piece in QuietCuts.pieces(samples, maximum: maximum, search: min(maximum, 10 * rate), window: rate / 10) {
-                        try Task.checkCancellation()
-                        let search = try model.decode(Array(samples[piece]), cancel: cancel)
-                        continuation.yield(model.segment(search, start: Double(piece.lowerBound) / Double(rate),
-                                                         end: Double(piece.upperBound) / Double(rate), options: options))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: cancel.isCancelled ? CancellationError() : error)
-                }
+        return BlockingWork.stream { cancel, yield in
+            guard options.task == .transcribe else {
+                throw ModelError(.badInput, "Parakeet transcribes only (no translate task): transcribe, then "
+                    + "translate the text (warble translate-text)")
             }
-            continuation.onTermination = { _ in
-                cancel.cancel()
-                task.cancel()
+            let samples = try ParakeetFrontEnd.samples(audio)
+            let rate = ParakeetFrontEnd.sampleRate
+            let maximum = Int(model.maximumSeconds * Double(rate))
+            do {
+                for piece in QuietCuts.pieces(samples, maximum: maximum, search: min(maximum, 10 * rate), window: rate / 10) {
+                    try cancel.check()
+                    let search = try model.decode(Array(samples[piece]), cancel: cancel)
+                    yield(model.segment(search, start: Double(piece.lowerBound) / Double(rate),
+                                        end: Double(piece.upperBound) / Double(rate), options: options))
+                }
+            } catch where cancel.isCancelled {
+                throw CancellationError()
             }
         }
     }
