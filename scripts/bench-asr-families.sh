@@ -11,20 +11,16 @@ threads="${1:-2}"
 "$warble_root/scripts/python-env.sh"
 "$warble_root/tools/sensevoice/install_parity.sh"
 python="$warble_root/.venv/bin/python"
-say "building warble (release)"
-# WARBLE_BENCH_SCRATCH: build in that scratch path instead (e.g. .build, to share one release build).
-build_scratch="${WARBLE_BENCH_SCRATCH:-$warble_root/.build-asr}"
-swift build --package-path "$warble_root" --scratch-path "$build_scratch" -c release --product warble >&2
-bin="$(swift build --package-path "$warble_root" --scratch-path "$build_scratch" -c release --show-bin-path)"
-work="$build_scratch/bench-asr-families"
+warble="$(release_warble "$warble_root/.build-asr")"
+work="$warble_root/.build-asr/bench-asr-families"
 mkdir -p "$work"
-"$python" "$warble_root/tools/sensevoice/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}"
+"$python" "$warble_root/tools/sensevoice/bench.py" "$warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}"
 if [[ "${BENCH_INT8:-0}" == 1 ]]; then
-    "$python" "$warble_root/tools/sensevoice/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" --int8
+    "$python" "$warble_root/tools/sensevoice/bench.py" "$warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" --int8
 fi
-"$python" "$warble_root/tools/parakeet/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" \
+"$python" "$warble_root/tools/parakeet/bench.py" "$warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" \
     --encoder-layers "${PARAKEET_LAYERS:-576}"
 if [[ "${BENCH_INT8:-0}" == 1 ]]; then
-    "$python" "$warble_root/tools/parakeet/bench.py" "$bin/warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" \
+    "$python" "$warble_root/tools/parakeet/bench.py" "$warble" --work "$work" --threads "$threads" --runs "${BENCH_ROUNDS:-3}" \
         --encoder-layers "${PARAKEET_LAYERS:-576}" --int8
 fi

@@ -21,8 +21,7 @@ swift_threads="${BENCH_SWIFT_THREADS:-0}"
 "$warble_root/scripts/setup.sh" --dev >&2
 .venv/bin/python -c "import piper, kokoro_onnx" 2>/dev/null \
     || die "the Python references are missing: scripts/python-env.sh installs piper-tts and kokoro-onnx (tools/ttsbench)"
-swift build -c release --product warble >&2
-warble="$(swift build -c release --show-bin-path)/warble"
+warble="$(release_warble "$warble_root/.build")"
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -15,12 +15,8 @@ if [[ ",${BENCH_VARIANTS:-f32,int8}," == *,int8,* ]]; then
 else
     "$warble_root/tools/whisper/install.sh" "$model"
 fi
-say "building warble (release)"
-# WARBLE_BENCH_SCRATCH: build in that scratch path instead (e.g. .build, to share one release build).
-build_scratch="${WARBLE_BENCH_SCRATCH:-$warble_root/.build-asr}"
-swift build --package-path "$warble_root" --scratch-path "$build_scratch" -c release --product warble >&2
-bin="$(swift build --package-path "$warble_root" --scratch-path "$build_scratch" -c release --show-bin-path)"
+warble="$(release_warble "$warble_root/.build-asr")"
 work="$warble_root/.build-asr/bench-inputs"
 mkdir -p "$work"
-"$python" "$warble_root/tools/asr/bench_transcribe.py" "$bin/warble" "$model" --threads "$threads" \
+"$python" "$warble_root/tools/asr/bench_transcribe.py" "$warble" "$model" --threads "$threads" \
     --rounds "${BENCH_ROUNDS:-3}" --variants "${BENCH_VARIANTS:-f32,int8}" --work "$work"

