@@ -25,12 +25,15 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let metrics: ServerMetrics
     /// The loaded models and their load times, for `/metrics` (nil: none reported).
     public let models: (any ModelStatusBackend)?
+    /// What `/v1/models/available`, `POST /v1/models/pull` and `DELETE /v1/models/{id}` list and change (nil: none).
+    public let modelLibrary: (any ModelLibraryBackend)?
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
                 voiceLibrary: (any VoiceLibraryBackend)? = nil, translator: any TranslationBackend = NoTranslationBackend(),
                 history: (any HistoryBackend)? = nil, models: (any ModelStatusBackend)? = nil,
-                configuration: ServerConfiguration = .init()) {
+                modelLibrary: (any ModelLibraryBackend)? = nil, configuration: ServerConfiguration = .init()) {
         self.models = models
+        self.modelLibrary = modelLibrary
         self.readiness = Readiness()
         self.metrics = ServerMetrics()
         self.backend = backend
@@ -77,6 +80,10 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         on(.get, "/metrics") { _, _ in await health.scrape() }
         on(.get, "/v1/models") { _, _ in await info.models() }
         on(.get, "/v1/models/:id") { _, context in try await info.model(context.parameters.require("id")) }
+        let modelRoutes = ModelRoutes(backend: modelLibrary, configuration: configuration)
+        on(.get, "/v1/models/available") { _, _ in try await modelRoutes.available() }
+        on(.post, "/v1/models/pull") { request, context in try await modelRoutes.pull(request, context: context) }
+        on(.delete, "/v1/models/:id") { _, context in try await modelRoutes.remove(context.parameters.require("id")) }
         on(.get, "/v1/audio/voices") { _, _ in await info.voices() }
         let voiceRoutes = VoiceRoutes(backend: voiceLibrary, configuration: configuration, admission: admission)
         on(.post, "/v1/audio/voices") { request, context in try await voiceRoutes.add(request, context: context) }

@@ -252,30 +252,17 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
             SpeechInput.note("error: no task '\(task)'; tasks: " + Ability.allCases.map(\.rawValue).joined(separator: ", "))
             throw ExitCode.failure
         }
-        for model in catalogue.models where (model.family != "piper" || model.isPyPI) && (family == nil || family?.lowercased() == model.family)
-            && (ability.map { Engine.abilities(ofFamily: model.family).contains($0) } ?? true) {
-            entries += catalogueEntries(model, installed: installed)
-        }
-        if family == nil || family?.lowercased() == "piper", ability == nil || ability == .synthesis, source == nil, target == nil {
-            do {
-                // A listing reads one small file: with no network it gives up in seconds, not a download's minute.
-                let piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)", idleTimeout: Self.hubTimeout) { client in
-                    try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
-                }
-                offlineCatalogue = piper.commit == nil
-                entries += piperEntries(piper, installed: installed)
-            } catch let error as HubError {
-                // Asked for Piper's voices alone, that is a failure; otherwise the rest is listed.
-                guard family == nil else {
-                    SpeechInput.note("error: \(error.message)")
-                    throw ExitCode.failure
-                }
+        do {
+            (entries, offlineCatalogue) = try await listing(catalogue: catalogue, store: store, installed: installed, ability: ability) { error in
                 SpeechInput.note("warning: Piper's voices are not listed: \(error.message)")
                 if error.kind == .network {
                     SpeechInput.note("offline or unreachable Hub, and no catalogue of Piper's voices is cached yet: the rest is listed; "
                         + "list Piper's voices once the network is back (they are cached then, for offline use)")
                 }
             }
+        } catch let error as HubError {
+            SpeechInput.note("error: \(error.message)")
+            throw ExitCode.failure
         }
         if json {
             print(try WarbleJSON.string(entries, pretty: true))
@@ -293,6 +280,34 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         if offlineCatalogue {
             SpeechInput.note("offline or unreachable Hub: Piper's voices are those of the catalogue cached at the last pull or listing")
         }
+    }
+
+    /// The listing: the catalogue's models, then Piper's voices (read from the Hub, else its cached list) unless
+    /// the options leave them out; and whether Piper's came from the cached list. Piper's voices failing to load
+    /// is thrown when they alone were asked for (`--family`), otherwise handed to `warn` and the rest listed.
+    func listing(catalogue: ModelCatalogue, store: ModelStore, installed: Set<String>, ability: Ability?,
+                 warn: (HubError) -> Void) async throws -> (entries: [Entry], offline: Bool) {
+        var entries: [Entry] = []
+        var offlineCatalogue = false
+        for model in catalogue.models where (model.family != "piper" || model.isPyPI) && (family == nil || family?.lowercased() == model.family)
+            && (ability.map { Engine.abilities(ofFamily: model.family).contains($0) } ?? true) {
+            entries += catalogueEntries(model, installed: installed)
+        }
+        if family == nil || family?.lowercased() == "piper", ability == nil || ability == .synthesis, source == nil, target == nil {
+            do {
+                // A listing reads one small file: with no network it gives up in seconds, not a download's minute.
+                let piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)", idleTimeout: Self.hubTimeout) { client in
+                    try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
+                }
+                offlineCatalogue = piper.commit == nil
+                entries += piperEntries(piper, installed: installed)
+            } catch let error as HubError {
+                // Asked for Piper's voices alone, that is a failure; otherwise the rest is listed.
+                guard family == nil else { throw error }
+                warn(error)
+            }
+        }
+        return (entries, offlineCatalogue)
     }
 
     /// Whether `languages` (a catalogue entry's) has the asked-for language; "multilingual" has all.

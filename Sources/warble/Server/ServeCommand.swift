@@ -218,7 +218,7 @@ struct ServeCommand: AsyncParsableCommand {
         let models = ServerModelStatus(engine: engine)
         let server = SpeechServer(backend: backend, transcriber: transcriber, voiceLibrary: ServerVoiceLibrary(engine: engine),
                                   translator: ServerTranslator(engine: engine), history: history, models: models,
-                                  configuration: settings)
+                                  modelLibrary: ServerModelLibrary(engine: engine, settings: settings), configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         // Once listening: the default voice's model loads (timed, for /metrics), then the readiness check's
         // short synthesis; /health/ready answers 503 until both pass (and says why when they fail).

@@ -1,0 +1,154 @@
+import Foundation
+import Hummingbird
+
+/// `GET /v1/models/available` (what can be pulled, with size and licence), `POST /v1/models/pull` (JSON
+/// `{"model": REFERENCE}`, answered with server-sent events: progress, then done or error) and
+/// `DELETE /v1/models/{id}`. Pulling and removing need the server's API key: without `--api-key` they are
+/// refused, as the voice library's changes are.
+struct ModelRoutes: Sendable {
+    /// The longest reference a pull takes (the catalogue's are far shorter).
+    static let maximumReference = 512
+
+    let backend: (any ModelLibraryBackend)?
+    let configuration: ServerConfiguration
+
+    struct PullBody: Decodable {
+        var model: String
+    }
+
+    struct ListObject: Encodable {
+        var object = "list"
+        var data: [PullableModel]
+    }
+
+    struct ProgressEvent: Encodable {
+        var type = "model.pull.progress"
+        var model: String
+        var file: String
+        var fileBytes: Int64
+        var fileTotal: Int64
+        var bytes: Int64
+        var total: Int64
+    }
+
+    struct DoneEvent: Encodable {
+        var type = "model.pull.done"
+        var model: String
+        var id: String
+        var bytes: Int64
+        var alreadyInstalled: Bool
+    }
+
+    struct Deleted: Encodable {
+        var id: String
+        var object = "model"
+        var deleted = true
+    }
+
+    func available() async throws -> Response {
+        guard let backend else { throw Self.notSupported }
+        return Self.json(ListObject(data: try await backend.pullableModels()))
+    }
+
+    func pull(_ request: Request, context: some RequestContext) async throws -> Response {
+        let backend = try changing()
+        var request = request
+        let reference = try await decode(&request).model.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reference.isEmpty else {
+            throw APIError.badRequest("model is empty: give what to pull, a reference from GET /v1/models/available",
+                                      param: "model", code: "invalid_value")
+        }
+        guard reference.count <= Self.maximumReference, !reference.contains(where: { $0.isNewline }) else {
+            throw APIError.badRequest("model is not a reference to pull (one line of at most \(Self.maximumReference) characters)",
+                                      param: "model", code: "invalid_value")
+        }
+        let logger = context.logger
+        logger.info("model pull started", metadata: ["model": "\(reference)"])
+        let (events, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    let meter = PullMeter()
+                    do {
+                        let pulled = try await backend.pullModel(reference) { progress in
+                            guard meter.worthSending(progress) else { return }
+                            continuation.yield(Self.event(ProgressEvent(
+                                model: reference, file: progress.file, fileBytes: progress.fileBytes, fileTotal: progress.fileTotal,
+                                bytes: progress.bytes, total: progress.total)))
+                        }
+                        continuation.yield(Self.event(DoneEvent(model: reference, id: pulled.id, bytes: pulled.bytes,
+                                                                alreadyInstalled: pulled.alreadyInstalled)))
+                        logger.info("model pull finished", metadata: ["model": "\(reference)", "id": "\(pulled.id)"])
+                    } catch is CancellationError {
+                        logger.info("client went away; model pull cancelled", metadata: ["model": "\(reference)"])
+                    } catch {
+                        let answer = APIError(translating: error)
+                        logger.notice("model pull failed", metadata: ["model": "\(reference)", "error": "\(answer.message)"])
+                        continuation.yield(SpeechStreamFraming.errorEvent(answer))
+                    }
+                    continuation.finish()
+                }
+                // A client that goes away fails the write: the group's pull is cancelled with it.
+                for await event in events { try await writer.write(ByteBuffer(bytes: event)) }
+                try await writer.finish(nil)
+            }
+        })
+    }
+
+    func remove(_ id: String) async throws -> Response {
+        let backend = try changing()
+        try await backend.removeModel(id)
+        return Self.json(Deleted(id: id))
+    }
+
+    private func changing() throws -> any ModelLibraryBackend {
+        guard let key = configuration.apiKey, !key.isEmpty else {
+            throw APIError(.forbidden, "pulling and removing models needs the server's API key: start it with --api-key",
+                           code: "api_key_required")
+        }
+        guard let backend else { throw Self.notSupported }
+        return backend
+    }
+
+    static let notSupported = APIError(.notImplemented, "this server does not pull or remove models", code: "not_supported")
+
+    static func event(_ payload: some Encodable) -> Data { SpeechStreamFraming.sse(payload) }
+
+    static func json(_ value: some Encodable) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: APIJSON.encode(value))))
+    }
+
+    private func decode(_ request: inout Request) async throws -> PullBody {
+        let limit = configuration.maxBodyBytes
+        let tooLarge = APIError(.contentTooLarge, "the request body is larger than the \(limit)-byte limit", code: "request_too_large")
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
+        let buffer: ByteBuffer
+        do { buffer = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        }
+        do {
+            return try JSONDecoder().decode(PullBody.self, from: Data(buffer: buffer))
+        } catch {
+            throw APIError(translating: error)
+        }
+    }
+}
+
+/// Which progress reports go to the client: a new file, each whole per cent of the total, a file's end.
+final class PullMeter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var file = ""
+    private var percent = -1
+
+    func worthSending(_ progress: ModelPullProgress) -> Bool {
+        lock.withLock {
+            let now = progress.total > 0 ? Int(100 * progress.bytes / progress.total) : 0
+            let fileDone = progress.fileTotal > 0 && progress.fileBytes == progress.fileTotal
+            guard progress.file != file || now != percent || fileDone else { return false }
+            file = progress.file
+            percent = now
+            return true
+        }
+    }
+}
