@@ -28,6 +28,25 @@ struct VADParityTests {
         #expect(worst < 1e-4)
     }
 
+    /// On `BlockingWork` the task is not the caller's, so `Task.checkCancellation()` sees nothing: the token it runs with
+    /// is what stops it (as Whisper's decoding, WhisperCancellationTests).
+    @Test(.needs(fixtures: "asr")) func aCancelledTokenStopsItBetweenWindows() async throws {
+        let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "pauses.wav")
+        let vad = try Self.vad()
+        #expect(try !vad.probabilities(audio.samples, cancel: CancellationToken()).isEmpty)
+        let cancel = CancellationToken()
+        cancel.cancel()
+        #expect(throws: CancellationError.self) { try vad.probabilities(audio.samples, cancel: cancel) }
+        // Through BlockingWork, with the token the caller's cancellation sets.
+        let started = CancellationToken()
+        #expect(throws: CancellationError.self) {
+            try await BlockingWork.run(cancel: started) { token in
+                token.cancel()
+                return try vad.probabilities(audio.samples, cancel: token)
+            }
+        }
+    }
+
     @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en")) func pausesAreFoundAndSkipped() async throws {
         let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "pauses.wav")
         let probabilities = try Self.vad().probabilities(audio.samples, padLast: true)
