@@ -104,7 +104,7 @@ public struct PiperVoiceCatalogue: Sendable {
         let locale = key.split(separator: "-").first.map(String.init) ?? key
         let near = voices.keys.filter { $0.hasPrefix(locale) || $0.localizedCaseInsensitiveContains(key) }.sorted()
         throw HubError(.notFound, "\(Self.repo) has no voice '\(key)'"
-            + (near.isEmpty ? "; see warble models available --family \(listed.family)" : "; did you mean "
+            + (near.isEmpty ? "; see warble models available --family \(Self.listed.family)" : "; did you mean "
                 + near.prefix(8).joined(separator: ", ") + (near.count > 8 ? " (\(near.count) in all)" : "") + "?"))
     }
 
