@@ -190,7 +190,10 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
         sock.sendall(b"POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\n"
                      + f"Content-Type: multipart/form-data; boundary={boundary}\r\nAuthorization: Bearer {key}\r\n"
                        f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
-        time.sleep(0.5)
+        # Hang up once the server is working on it (its health counts it), not after a fixed delay.
+        deadline = time.monotonic() + 30
+        while health(base, key)["active"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
     check_cancelled("transcription disconnect", base, key, before)
     try:
         client.audio.transcriptions.create(model="whisper-1", file=("notes.txt", b"not audio at all", "text/plain"))
