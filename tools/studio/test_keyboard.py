@@ -11,7 +11,7 @@ def focused(page) -> str:
 
 def run(studio: Studio) -> None:
     page = studio.page()
-    page.wait_for_function("() => document.querySelector('#speak-voice').options.length > 1")
+    page.wait_for_function("() => document.querySelector('#speak-voice')?.options.length > 1")
     order = []
     for _ in range(12):
         page.keyboard.press("Tab")
@@ -21,7 +21,7 @@ def run(studio: Studio) -> None:
     expected = ["tab-speak", "key-change", "speak-text", "speak-voice", "speak-speed", "speak-format", "speak-ssml", "speak-play"]
     studio.check(order == expected, f"keyboard: Tab order {order}")
     page.keyboard.press("Enter")
-    page.wait_for_function("() => document.querySelector('#speak-timing').dataset.firstAudioMs !== undefined")
+    page.wait_for_function("() => document.querySelector('#speak-timing')?.dataset.firstAudioMs !== undefined")
     studio.check(True, "keyboard: Enter on Speak speaks")
     page.keyboard.press("Tab")
     studio.check(focused(page) == "speak-stop", "keyboard: Tab reaches Stop")
@@ -34,7 +34,7 @@ def run(studio: Studio) -> None:
                  "keyboard: ArrowRight in the tab bar opens Voices")
     for name in ["live", "models", "bench"]:
         page.click(f"#tab-{name}")
-        page.wait_for_function(f"() => document.querySelector('#screen-{name}').children.length > 0")
+        page.wait_for_function(f"() => document.querySelector('#screen-{name}')?.children.length > 0")
         studio.shot(page, name)
     page.context.close()
 

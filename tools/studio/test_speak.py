@@ -20,7 +20,7 @@ def run(studio: Studio) -> None:
     studio.check(True, "speak: without a key the page asks for it (the API answered 401)")
     page.fill("#key-input", studio.key)
     page.click("#key-save")
-    page.wait_for_function("() => document.querySelector('#speak-voice').options.length > 1")
+    page.wait_for_function("() => document.querySelector('#speak-voice')?.options.length > 1")
     groups = page.eval_on_selector_all("#speak-voice optgroup", "gs => gs.map(g => g.label)")
     voices = studio.api("GET", "/v1/audio/voices")["data"]
     studio.check(len(groups) == len({(v["model"], v["language"]) for v in voices}) and all(" · " in g for g in groups),
@@ -30,14 +30,14 @@ def run(studio: Studio) -> None:
     page.fill("#speak-text", TEXT)
     page.select_option("#speak-format", "mp3")
     page.click("#speak-play")
-    page.wait_for_function("() => document.querySelector('#speak-timing').dataset.firstAudioMs !== undefined")
+    page.wait_for_function("() => document.querySelector('#speak-timing')?.dataset.firstAudioMs !== undefined")
     src = page.eval_on_selector("#speak-audio", "a => a.src")
     studio.check(src.startswith("blob:") and page.evaluate("() => MediaSource.isTypeSupported('audio/mpeg')"),
                  "speak: the <audio> element plays a MediaSource stream (audio/mpeg)")
-    page.wait_for_function("() => Number(document.querySelector('#speak-words').dataset.changes || 0) >= 3 "
+    page.wait_for_function("() => Number(document.querySelector('#speak-words')?.dataset.changes || 0) >= 3 "
                            "&& !document.querySelector('#speak-audio').paused")
     studio.check(True, "speak: the highlighted word changed at least 3 times while the audio played")
-    page.wait_for_function("() => document.querySelector('#speak-timing').dataset.doneMs !== undefined")
+    page.wait_for_function("() => document.querySelector('#speak-timing')?.dataset.doneMs !== undefined")
     first = float(page.eval_on_selector("#speak-timing", "t => t.dataset.firstAudioMs"))
     done = float(page.eval_on_selector("#speak-timing", "t => t.dataset.doneMs"))
     studio.check(first < done, f"speak: first audio in the page after {first:.0f} ms, before the synthesis ended ({done:.0f} ms)")

@@ -1,7 +1,7 @@
 // History: the sessions the server kept (GET /v1/history, a page at a time), one session's texts
 // (GET /v1/history/{id}), its audio drawn as a waveform and played (from its ZIP, GET /v1/history/{id}/export,
-// which is also what Export saves), and delete (DELETE /v1/history/{id}). The route has no search: the filter
-// narrows the sessions listed in the page.
+// which is also what Export saves), delete (DELETE /v1/history/{id}), and search (GET /v1/history?q=: sessions
+// whose texts hold every word, as `warble history search`).
 
 /// The entries of a ZIP archive (stored or deflated), read through its central directory.
 export async function unzip(bytes) {
@@ -64,10 +64,11 @@ const field = (session, snake, camel) => session[snake] ?? session[camel];
 export function mount(root, api) {
   root.innerHTML = `
     <h2>History</h2>
-    <div class="row">
-      <button id="history-refresh" type="button">Refresh</button>
-      <div><label for="history-search">Filter the listed sessions</label><input id="history-search" type="search" autocomplete="off"></div>
-    </div>
+    <form class="row" id="history-search-form" role="search">
+      <div><label for="history-search">Search the texts (every word; fli* for a prefix)</label><input id="history-search" type="search" autocomplete="off"></div>
+      <button id="history-search-go" type="submit">Search</button>
+      <button id="history-refresh" type="button">Show all</button>
+    </form>
     <table aria-describedby="history-count">
       <thead><tr><th scope="col">Id</th><th scope="col">Kind</th><th scope="col">When</th><th scope="col">Model or voice</th><th scope="col">Text</th><th scope="col"><span class="sr-only">Open</span></th></tr></thead>
       <tbody id="history-rows"></tbody>
@@ -93,6 +94,7 @@ export function mount(root, api) {
   let sessions = [];
   let lastID = null;
   let open = null;  // { id, zip: Blob }
+  let query = '';
 
   const say = (text, kind = 'info') => {
     message.textContent = text;
@@ -101,12 +103,8 @@ export function mount(root, api) {
   };
 
   function render() {
-    const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     rows.replaceChildren();
-    const shown = sessions.filter((s) => {
-      const haystack = `${s.id} ${s.kind} ${field(s, 'model', 'model') ?? ''} ${s.voice ?? ''} ${s.preview ?? ''}`.toLowerCase();
-      return words.every((word) => haystack.includes(word));
-    });
+    const shown = sessions;
     for (const s of shown) {
       const row = document.createElement('tr');
       row.id = `history-row-${s.id}`;
@@ -128,13 +126,16 @@ export function mount(root, api) {
       row.append(cell);
       rows.append(row);
     }
-    count.textContent = `${shown.length} of ${sessions.length} sessions listed`;
+    count.textContent = `${shown.length} sessions listed` + (query ? ` whose texts hold “${query}”` : '');
   }
 
   async function load(next = false) {
     try {
-      const query = next && lastID ? `?limit=50&after=${lastID}` : '?limit=50';
-      const page = await (await api.fetch(`/v1/history${query}`)).json();
+      // encodeURIComponent: spaces as %20 (URLSearchParams would write +, which a query string need not mean as one).
+      let params = 'limit=50';
+      if (query) params += `&q=${encodeURIComponent(query)}`;
+      else if (next && lastID) params += `&after=${lastID}`;
+      const page = await (await api.fetch(`/v1/history?${params}`)).json();
       sessions = next ? sessions.concat(page.data) : page.data;
       lastID = page.last_id;
       more.hidden = !page.has_more;
@@ -168,9 +169,13 @@ export function mount(root, api) {
     } catch (error) { say(`Session ${id} could not be opened: ${error.message}`, 'error'); }
   }
 
-  $('history-refresh').addEventListener('click', () => load());
+  $('history-search-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    query = search.value.trim();
+    load();
+  });
+  $('history-refresh').addEventListener('click', () => { query = ''; search.value = ''; load(); });
   more.addEventListener('click', () => load(true));
-  search.addEventListener('input', render);
   $('history-play').addEventListener('click', () => audio.play().catch((error) => say(`Cannot play: ${error.message}`, 'error')));
   $('history-export').addEventListener('click', () => { if (open) api.download(open.zip, `warble-session-${open.id}.zip`); });
   $('history-delete').addEventListener('click', async () => {
