@@ -57,6 +57,8 @@ class Studio:
         self.log: Path | None = None
         self._playwright = None
         self.browser: Browser | None = None
+        # What the voices test clones with (default: the installed Kokoro model, whose search takes a budget).
+        self.clone_model = os.environ.get("WARBLE_STUDIO_CLONE_MODEL", "")
 
     # --- life cycle -----------------------------------------------------------------------------
     def __enter__(self) -> "Studio":

@@ -30,8 +30,11 @@ def run(studio: Studio) -> None:
     # The tab bar: arrows move between screens, as a tab list does.
     page.focus("#tab-speak")
     page.keyboard.press("ArrowRight")
-    studio.check(focused(page) == "tab-voices" and page.is_visible("#screen-voices") and not page.is_visible("#screen-speak"),
-                 "keyboard: ArrowRight in the tab bar opens Voices")
+    page.wait_for_function("() => !document.querySelector('#screen-voices').hidden")
+    now = focused(page)
+    hidden = page.eval_on_selector_all("main section", "ss => ss.filter(s => s.hidden).map(s => s.id)")
+    studio.check(now == "tab-voices" and "screen-voices" not in hidden and "screen-speak" in hidden,
+                 f"keyboard: ArrowRight in the tab bar opens Voices (focus on {now})")
     for name in ["live", "models", "bench"]:
         page.click(f"#tab-{name}")
         page.wait_for_function(f"() => document.querySelector('#screen-{name}')?.children.length > 0")

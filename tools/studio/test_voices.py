@@ -11,7 +11,7 @@ NAME = "studio-clone"
 
 def run(studio: Studio) -> None:
     page = studio.page(screen="voices")
-    page.wait_for_function("() => document.querySelector('#voices-model')?.options.length > 1")
+    page.wait_for_function("() => Number(document.querySelector('#screen-voices')?.dataset.models || 0) > 0")
     page.click("#voices-record")
     page.wait_for_function("() => Number(document.querySelector('#voices-clip-info')?.dataset.recordingSeconds || 0) >= 6")
     page.click("#voices-record")
@@ -20,10 +20,10 @@ def run(studio: Studio) -> None:
     seconds = float(page.eval_on_selector("#voices-clip-info", "i => i.dataset.seconds"))
     studio.check(seconds >= 5.5 and "dBFS" in info and "recording.wav" in info,
                  f"voices: recorded from the fake microphone: {info}")
-    models = page.eval_on_selector_all("#voices-model option", "os => os.map(o => o.value)")
-    searching = next(m for m in models if m.startswith("kokoro"))
+    models = page.eval_on_selector_all("#voices-models option", "os => os.map(o => o.value)")
+    searching = studio.clone_model or next(m for m in models if m.startswith("kokoro"))
     page.fill("#voices-name", NAME)
-    page.select_option("#voices-model", searching)
+    page.fill("#voices-model", searching)
     page.fill("#voices-budget", "3")
     page.check("#voices-keep-stock")
     page.click("#voices-clone")
@@ -42,7 +42,7 @@ def run(studio: Studio) -> None:
     studio.check(True, "voices: Play a sample speaks with the new voice")
     studio.shot(page, "voices")
     page.click("#tab-speak")
-    page.wait_for_function(f"() => [...document.querySelector('#speak-voice')?.options].some(o => o.value === '{NAME}')")
+    page.wait_for_function(f"() => [...(document.querySelector('#speak-voice')?.options ?? [])].some(o => o.value === '{NAME}')")
     page.select_option("#speak-voice", NAME)
     page.fill("#speak-text", "This is the cloned voice speaking.")
     page.click("#speak-play")

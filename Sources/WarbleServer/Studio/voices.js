@@ -49,7 +49,7 @@ export function mount(root, api) {
     <audio id="voices-clip-audio" controls aria-label="The clip"></audio>
     <div class="row">
       <div><label for="voices-name">Name of the new voice</label><input id="voices-name" type="text" autocomplete="off"></div>
-      <div><label for="voices-model">Model</label><select id="voices-model"></select></div>
+      <div><label for="voices-model">Model (empty: the first installed one that clones)</label><input id="voices-model" type="text" list="voices-models" autocomplete="off"><datalist id="voices-models"></datalist></div>
       <div><label for="voices-budget">Search budget (seconds, for models that search)</label><input id="voices-budget" type="number" min="1" max="3600" value="60"></div>
     </div>
     <div><input id="voices-keep-stock" type="checkbox"><label class="inline" for="voices-keep-stock">Keep the nearest stock voice if the search finds nothing better</label></div>
@@ -79,11 +79,10 @@ export function mount(root, api) {
 
   async function refresh(keep) {
     const voices = await fillVoices(api, list, { keep });
+    // The models with voices; a model that clones but has no voice yet (Chatterbox, CosyVoice 3) is typed in.
     const models = [...new Set(voices.map((voice) => voice.model))].sort();
-    const previous = model.value;
-    model.replaceChildren(new Option('the first installed model that clones', ''));
-    for (const id of models) model.append(new Option(id, id));
-    model.value = models.includes(previous) ? previous : '';
+    root.querySelector('#voices-models').replaceChildren(...models.map((id) => new Option(id, id)));
+    root.dataset.models = String(models.length);
     window.dispatchEvent(new CustomEvent('warble-voices-changed', { detail: { select: keep } }));
   }
   refresh().catch((error) => say(`The voices could not be listed: ${error.message}`, 'error'));
@@ -184,7 +183,7 @@ export function mount(root, api) {
     const form = new FormData();
     form.append('name', name.value.trim());
     form.append('file', clip.blob, clip.filename);
-    if (model.value) form.append('model', model.value);
+    if (model.value.trim()) form.append('model', model.value.trim());
     form.append('budget', String(seconds));
     form.append('consent', consentNote.value.trim() || 'consent given in Warble Studio');
     if (keepStock.checked) form.append('keep_stock', 'true');
