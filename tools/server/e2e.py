@@ -290,6 +290,11 @@ def check_history(client: openai.OpenAI, base: str, key: str) -> None:
     check(code == 200 and len(first["data"]) == 1 and first["has_more"] is True and code2 == 200
           and second["data"] and second["data"][0]["id"] < first["last_id"],
           f"history: limit and after page through the sessions, newest first ({first.get('last_id')}, {second.get('first_id')})")
+    code, body = get(f"/history?q=keeps%20{os.getpid()}")
+    found = json.loads(body)
+    code2, _ = get("/history?q=no-such-word-anywhere")
+    check(code == 200 and [s["id"] for s in found.get("data", [])] == [sid] and code2 == 200,
+          f"history: q finds the sessions whose texts hold every word ({code}, {[s['id'] for s in found.get('data', [])]})")
     code, archive = get(f"/history/{sid}/export")
     try:
         with zipfile.ZipFile(io.BytesIO(archive)) as z:
