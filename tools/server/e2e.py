@@ -453,6 +453,26 @@ def check_parakeet(client: openai.OpenAI) -> None:
           f"parakeet-tdt-0.6b-v3 verbose_json: tokens and {len(words)} words at sherpa-onnx's token times")
 
 
+def check_whisper_large(client: openai.OpenAI) -> None:
+    """model=whisper-large-v3-turbo and whisper-large-v3 (tools/whisper/random_large.py's miniatures, converted, installed
+    beside the models): verbose_json with segments holds faster-whisper's tokens and text for the same clip (beam 5 with
+    timestamps, the route's decoding; temperature 0 stays at 0 on these), and the segments are timed in order."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Tests/Fixtures/generated/whisper/large")
+    index = json.load(open(os.path.join(root, "index.json")))
+    for model in ("whisper-large-v3-turbo", "whisper-large-v3"):
+        golden = index["models"][model]["clips"]["de_wetter"]["beam5_timestamps"]
+        verbose = client.audio.transcriptions.create(model=model, file=open(os.path.join(root, "de_wetter.wav"), "rb"),
+                                                     language="de", temperature=0, response_format="verbose_json")
+        segments = [s.model_dump() for s in verbose.segments or []]
+        tokens = [t for s in segments for t in s.get("tokens", [])]
+        ordered = all(0 <= s["start"] <= s["end"] for s in segments) \
+            and all(a["end"] <= b["start"] + 1e-6 for a, b in zip(segments, segments[1:]))
+        check(verbose.text.strip() == golden["text"] and tokens == golden["tokens"] and len(segments) > 0 and ordered
+              and verbose.language == "german",
+              f"{model} verbose_json: faster-whisper's tokens and text in {len(segments)} timed segments "
+              f"({verbose.text[:40]!r})")
+
+
 def health(base: str, key: str) -> dict:
     with urllib.request.urlopen(base.removesuffix("/v1") + "/health", timeout=5) as response:
         return json.load(response)
@@ -688,6 +708,8 @@ def main() -> int:
     check_sensevoice(client)
     # 5d. Parakeet TDT through the same route.
     check_parakeet(client)
+    # 5e. Whisper large-v3 and its turbo (128 mel bins) through the same route.
+    check_whisper_large(client)
 
     # 6. A client that goes away cancels its synthesis and frees the slot.
     before = health(base, key)["requests"]["cancelled"]
