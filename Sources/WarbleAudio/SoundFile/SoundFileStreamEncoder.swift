@@ -97,14 +97,8 @@ final class DrainingMemoryFile {
         },
         seek: { offset, whence, user in
             let file = DrainingMemoryFile.from(user)
-            let base: Int
-            switch whence {
-            case SEEK_CUR: base = file.position
-            case SEEK_END: base = file.base + file.pending.count
-            default: base = 0
-            }
-            let target = base + Int(offset)
-            guard target >= 0 else { return -1 }
+            guard let target = MemoryFile.seekTarget(offset, whence, position: file.position,
+                                                     end: file.base + file.pending.count) else { return -1 }
             file.position = target
             return sf_count_t(target)
         },
