@@ -109,6 +109,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
+            // Warble Studio's page (`GET /`, `/studio/<file>`): HTML, CSS and JS compiled into the binary.
+            resources: [.embedInCode("Studio")],
             swiftSettings: strict
         ),
 
