@@ -37,14 +37,19 @@ struct VADParityTests {
         let cancel = CancellationToken()
         cancel.cancel()
         #expect(throws: CancellationError.self) { try vad.probabilities(audio.samples, cancel: cancel) }
-        // Through BlockingWork, with the token the caller's cancellation sets.
-        let started = CancellationToken()
-        #expect(throws: CancellationError.self) {
-            try await BlockingWork.run(cancel: started) { token in
-                token.cancel()
-                return try vad.probabilities(audio.samples, cancel: token)
+        // Through BlockingWork: cancelling the waiting task cancels the token, and the detector stops at its next window
+        // check (the loop is bounded so that a broken link fails the test instead of hanging it).
+        let (started, running) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await BlockingWork.run(cancel: CancellationToken()) { token -> Int in
+                running.yield()
+                for round in 0..<2_000 { _ = try vad.probabilities(audio.samples, cancel: token); if round == 0 { running.finish() } }
+                return 2_000
             }
         }
+        for await _ in started {}
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
     }
 
     @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en")) func pausesAreFoundAndSkipped() async throws {
