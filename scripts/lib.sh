@@ -79,7 +79,8 @@ fetch_wheel() {
 # families' voices (their real weights cannot be had here): a link to every installed model, and the
 # synthetic graphs of tools/cosyvoice3, tools/chatterbox and tools/neutts installed as `cosyvoice3`,
 # `chatterbox-turbo`, `neutts-nano` and `neucodec`, tools/sensevoice's as `sensevoice-small` and tools/parakeet's as
-# `parakeet-tdt-0.6b-v3` (files linked, a manifest written).
+# `parakeet-tdt-0.6b-v3` (files linked, a manifest written), and tools/whisper/random_large.py's converted
+# miniatures as `whisper-large-v3` and `whisper-large-v3-turbo`.
 models_with_seed_fixtures() {
     local dir="$1" generated="$warble_root/Tests/Fixtures/generated" model file
     [[ -f "$generated/cosyvoice3/repo/campplus.onnx" && -f "$generated/chatterbox/repo/tokenizer.json" \
@@ -112,6 +113,12 @@ models_with_seed_fixtures() {
         seed_manifest parakeet-tdt-0.6b-v3 parakeet "Parakeet TDT 0.6B v3" "CC-BY-4.0" '["en", "de", "fr", "es"]' \
             '{"files": {"encoder.onnx": "encoder.onnx", "decoder.onnx": "decoder.onnx", "joiner.onnx": "joiner.onnx", "tokens.txt": "tokens.txt"}}'
     fi
+    # Whisper large-v3 and large-v3-turbo: tools/whisper/random_large.py's random miniatures, converted (with their
+    # manifests), when made.
+    for model in whisper-large-v3 whisper-large-v3-turbo; do
+        [[ -f "$generated/whisper/large/onnx/$model/manifest.json" ]] && ln -sfn "$generated/whisper/large/onnx/$model" "$dir/$model"
+    done
+    return 0
 }
 
 # seed_manifest ID FAMILY NAME LICENCE LANGUAGES CONFIG -> $dir/ID/manifest.json for the synthetic graphs

@@ -39,8 +39,9 @@ apt_packages=(
 if [[ $dev == 1 ]]; then
     # Tests and benchmarks: sox to measure audio, curl for the server's end-to-end test, GNU time for
     # peak memory, a PulseAudio server for playback and live input; HAProxy, Prometheus and ip (network
-    # namespaces) for the multi-host test (scripts/test-multihost.sh), systemd-analyze for the unit's check.
-    apt_packages+=(sox curl time pulseaudio pulseaudio-utils haproxy prometheus iproute2 systemd)
+    # namespaces) for the multi-host test (scripts/test-multihost.sh), systemd-analyze for the unit's check,
+    # chromium for Warble Studio's browser tests (scripts/test-studio.sh, driven by Playwright).
+    apt_packages+=(sox curl time pulseaudio pulseaudio-utils haproxy prometheus iproute2 systemd chromium)
 fi
 step "Debian packages" install_debian_packages "${apt_packages[@]}"
 

@@ -535,6 +535,30 @@ check "models pull whisper-large-v3-turbo and whisper-large-v3 (tools/whisper/ra
             \"\$wl/de_wetter.wav\" > '$work/wl-'\$m.json || exit 1
     done &&
     python3 '$warble_root/tools/whisper/check_cli.py' \"\$wl/index.json\" '$work'"
+check "int8 of a large model: tools/whisper/install_int8.sh whisper-large-v3-turbo-int8 quantises the pulled turbo (its vocabulary.json and preprocessor_config.json kept): its encoder within 10 % (relative L2) of the f32 one, and it transcribes (the random miniature's tokens are not compared: int8 changes them); transcribe --task translate with whisper-large-v3 prints faster-whisper's translate task text, and translate --model whisper-large-v3 --to en takes that task's English (no translation model)" bash -c "
+    ${pull_env[*]} '$warble_root/tools/whisper/install_int8.sh' whisper-large-v3-turbo-int8 &&
+    q='$work/pulled/models/whisper-large-v3-turbo-int8' && [[ -f \"\$q/vocabulary.json\" && -f \"\$q/preprocessor_config.json\" ]] &&
+    grep -q '\"quantization\": \"int8-dynamic\"' \"\$q/manifest.json\" &&
+    ${pull_env[*]} '$warble' models list | grep -q '^whisper-large-v3-turbo-int8 ' &&
+    wl='$warble_root/Tests/Fixtures/generated/whisper/large' &&
+    '$warble_root/.venv/bin/python' '$warble_root/tools/whisper/check_int8_encoder.py' '$work/pulled/models/whisper-large-v3-turbo' \"\$q\" \"\$wl\" &&
+    ${pull_env[*]} '$warble' transcribe --no-history --model whisper-large-v3-turbo-int8 --language de --beam-size 1 --temperature 0 \
+        --no-previous-text --format json \"\$wl/de_wetter.wav\" > '$work/wl-int8.json' &&
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); t = [t for s in d[\"segments\"] for t in s[\"tokens\"]]
+sys.exit(not (d[\"text\"].strip() and t and d[\"language\"] == \"de\"))' '$work/wl-int8.json' &&
+    ! ${pull_env[*]} '$warble_root/tools/whisper/install_int8.sh' whisper-medium-int8 2> '$work/wl-int8.err' &&
+    grep -q 'warble models pull whisper-medium' '$work/wl-int8.err' &&
+    ${pull_env[*]} '$warble' transcribe --no-history --model whisper-large-v3 --task translate --language de --beam-size 1 --temperature 0 \
+        --no-previous-text \"\$wl/de_wetter.wav\" > '$work/wl-translate.txt' &&
+    python3 -c 'import json, sys; g = json.load(open(sys.argv[1]))[\"models\"][\"whisper-large-v3\"][\"clips\"][\"de_wetter\"][\"translate\"]
+got = [l.strip() for l in open(sys.argv[2], encoding=\"utf-8\") if l.strip()]
+want = [s[\"text\"].strip() for s in g[\"segments\"] if s[\"text\"].strip()]
+sys.exit(0 if got == want else f\"{got!r} is not faster-whisper translate task output {want!r}\")' \"\$wl/index.json\" '$work/wl-translate.txt' &&
+    ${pull_env[*]} '$warble' translate --offline --no-history --model whisper-large-v3 --language de --to en --format json \
+        \"\$wl/de_wetter.wav\" > '$work/wl-translate.json' &&
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); s = d[\"segments\"]
+sys.exit(not (d[\"recognition_model\"] == \"whisper-large-v3\" and d[\"route\"] == {\"source\": \"de\", \"target\": \"en\"} and s
+              and all(x[\"text_language\"] == \"en\" and x[\"translation\"] == x[\"text\"] for x in s) and d[\"translation\"].strip()))' '$work/wl-translate.json'"
 check "models pull sensevoice-small and sensevoice-small:int8 (tools/sensevoice's synthetic export): transcribe --model prints sherpa-onnx's text (text, json with tokens and tags, srt; 16 kHz, 44.1 kHz, 75 s)" bash -c "
     ${pull_env[*]} '$warble' models pull -q sensevoice-small && ${pull_env[*]} '$warble' models pull -q sensevoice-small:int8 &&
     sv='$warble_root/Tests/Fixtures/generated/sensevoice' &&
@@ -543,7 +567,7 @@ check "models pull sensevoice-small and sensevoice-small:int8 (tools/sensevoice'
             ${pull_env[*]} '$warble' transcribe --no-history --model \$m --format \$f \"\$sv/clips/\$c.wav\" > '$work/sv-'\$m-\$c.\${f/text/txt} || exit 1
         done
     done; done &&
-    python3 '$warble_root/tools/sensevoice/check_cli.py' \"\$sv/goldens/decode.json\" '$work' &&
+    '$warble_root/.venv/bin/python' '$warble_root/tools/sensevoice/check_cli.py' \"\$sv/goldens/decode.json\" '$work' &&
     ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --language de \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
     grep -q 'SenseVoice knows the languages en, ja, ko, yue, zh' '$work/sv.err' &&
     ! ${pull_env[*]} '$warble' transcribe --no-history --model sensevoice-small --task translate \"\$sv/clips/short16k.wav\" 2> '$work/sv.err' &&
@@ -557,7 +581,7 @@ check "models pull parakeet-tdt-0.6b-v3 and parakeet-tdt-0.6b-v3:int8 (tools/par
             ${pull_env[*]} '$warble' transcribe --no-history --model \$m --format \$f \"\$pk/clips/\$c.wav\" > '$work/pk-'\$m-\$c.\${f/text/txt} || exit 1
         done
     done; done &&
-    python3 '$warble_root/tools/parakeet/check_cli.py' \"\$pk/goldens/decode.json\" '$work' &&
+    '$warble_root/.venv/bin/python' '$warble_root/tools/parakeet/check_cli.py' \"\$pk/goldens/decode.json\" '$work' &&
     ! ${pull_env[*]} '$warble' transcribe --no-history --model parakeet-tdt-0.6b-v3 --task translate \"\$pk/clips/short16k.wav\" 2> '$work/pk.err' &&
     grep -q 'no translate task' '$work/pk.err'"
 check "bench asr times a recognition model through the engine (sensevoice-small, the synthetic export), refuses --runs 0" bash -c "
@@ -577,6 +601,18 @@ check "translate --model sensevoice-small: no translate task, its transcript goe
         --no-history > '$work/svtr.out' 2> '$work/svtr.err' && [[ -s '$work/svtr.out' ]] && grep -q 'of en speech → pt-BR' '$work/svtr.err' &&
     ! \"\${tr_env[@]}\" '$warble' translate \"\$sv/clips/short16k.wav\" --model sensevoice-small --to pt --offline --no-history 2> '$work/svtr.err' &&
     grep -q 'sensevoice-small has no translate task and no installed translation model reaches pt from yue' '$work/svtr.err'"
+check "translate --model parakeet-tdt-0.6b-v3: no translate task, its transcript goes through the translation models (Marian EN→PT fixture)" bash -c "
+    pk='$warble_root/Tests/Fixtures/generated/parakeet' && mkdir -p '$work/pktr/models' &&
+    ln -sfn '$work/pulled/models/parakeet-tdt-0.6b-v3' '$work/pktr/models/parakeet-tdt-0.6b-v3' &&
+    ln -sfn '$warble_root/Tests/Fixtures/generated/marian/enpt' '$work/pktr/models/marian-enpt-tiny' &&
+    tr_env=(env WARBLE_HOME='$work/pktr' 'WARBLE_ORT_LIBRARY=$real_home/lib/libonnxruntime.so') &&
+    \"\${tr_env[@]}\" '$warble' transcribe --offline --no-history --model parakeet-tdt-0.6b-v3 \"\$pk/clips/short16k.wav\" > '$work/pktr.src' &&
+    \"\${tr_env[@]}\" '$warble' translate \"\$pk/clips/short16k.wav\" --model parakeet-tdt-0.6b-v3 --language en --to pt --offline \
+        --no-history --format json > '$work/pktr.json' 2> '$work/pktr.err' && grep -q 'of en speech → pt-BR' '$work/pktr.err' &&
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); src = open(sys.argv[2], encoding=\"utf-8\").read().split()
+heard = \" \".join(s[\"text\"] for s in d[\"segments\"]).split()
+ok = d[\"translation\"].strip() and heard == src and d[\"recognition_model\"] == \"parakeet-tdt-0.6b-v3\" and d[\"route\"][\"source\"] == \"en\"
+sys.exit(0 if ok else f\"{d!r}: its recognised text is not the transcription {src!r}\")' '$work/pktr.json' '$work/pktr.src'"
 check "transcribe with a Whisper model that is not installed names the command that gets it" bash -c "
     ! ${pull_env[*]} '$warble' transcribe --model whisper-small '$work/kokoro-pulled.wav' 2> '$work/e4' &&
     grep -q 'warble models pull whisper-small' '$work/e4' &&

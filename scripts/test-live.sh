@@ -9,7 +9,8 @@
 # --format json gives a JSON object per line; the errors: no server (PULSE_SERVER=unix:/nonexistent), an
 # unknown source (the message lists the sources), --live with files, --source without --live; and
 # `warble translate --live --to pt`: the Portuguese printed as it is heard and spoken into -o; `--model
-# sensevoice-small` (tools/sensevoice's synthetic export) prints a caption with its tags. Both live
+# sensevoice-small` (tools/sensevoice's synthetic export) prints a caption with its tags, `--model
+# parakeet-tdt-0.6b-v3` and `--model whisper-large-v3-turbo` (synthetic and miniature) a caption. Both live
 # sessions are then found in the history (captions and spoken audio; the audio heard is not kept).
 #
 #   scripts/test-live.sh              # the test build (lib.sh's test_build, shared with scripts/test.sh)
@@ -241,6 +242,27 @@ if [[ -f "$warble_root/Tests/Fixtures/generated/sensevoice/repo/model.onnx" ]]; 
 else
     fail "transcribe --live --model sensevoice-small needs Tests/Fixtures/generated/sensevoice (tools/sensevoice/make_fixtures.py; scripts/test.sh makes it)"
 fi
+
+# --- the other recognisers (linked by models_with_seed_fixtures): Parakeet TDT (tools/parakeet's synthetic export)
+# and Whisper large-v3-turbo (tools/whisper/random_large.py's miniature, converted). Random weights: the words are
+# not the speech, and the sound server's resampling and the VAD's cuts make the audio differ from the file, so a
+# caption line with text (JSON) is what is checked, not a reference's text.
+for model in parakeet-tdt-0.6b-v3 whisper-large-v3-turbo; do
+    if [[ ! -e "$work/svhome/models/$model" ]]; then
+        fail "transcribe --live --model $model needs its fixture (tools/parakeet/make_fixtures.py, tools/whisper/make_fixtures.py; scripts/test.sh makes them)"
+        continue
+    fi
+    result=0
+    listen_and_play "live-$model" '"text"' env WARBLE_HOME="$work/svhome" "$warble" transcribe --live --source captions.monitor \
+        --model "$model" --format json --max-seconds 30 --no-history || result=$?
+    if [[ $result == 0 ]] && python3 -c 'import json, sys; l = json.loads(open(sys.argv[1]).readline()); sys.exit(not l["text"].strip())' "$work/live-$model.out"; then
+        pass "transcribe --live --model $model: a caption $delay s after the end of playback: $(head -c 120 "$work/live-$model.out")"
+    else
+        fail "transcribe --live --model $model prints a caption: got '$(cat "$work/live-$model.out")'; stderr: $(tail -3 "$work/live-$model.err")"
+    fi
+    kill -INT "$live_pid" 2>/dev/null || true
+    wait "$live_pid" 2>/dev/null || true
+done
 
 # --- errors -------------------------------------------------------------------------------------
 # expect_error DESCRIPTION PATTERN COMMAND... -> the command fails with PATTERN on standard error.

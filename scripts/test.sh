@@ -102,7 +102,7 @@ step "swift test (memory, alone)" env NO_COLOR=1 "$bundle" --testing-library swi
 WARBLE_BIN="$(test_bin)/warble"
 export WARBLE_BIN WARBLE_NO_BUILD=1
 step "the Hub imitation (tools/hub/test_hub_server.py)" python3 tools/hub/test_hub_server.py
-for e2e in test-cli test-server-e2e test-server-models test-multihost check-deploy test-speechd test-live test-hostile-inputs; do
+for e2e in test-cli test-server-e2e test-studio test-multihost check-deploy test-speechd test-live test-hostile-inputs; do
     step "scripts/$e2e.sh" "scripts/$e2e.sh"
 done
 # Every fuzz target: its committed corpus, then WARBLE_FUZZ_SECONDS (default 20) of fuzzing.

@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// Requires `Authorization: Bearer <key>` on every route except the health checks (and `/metrics` when
-/// it is public).
+/// Requires `Authorization: Bearer <key>` on every route except the health checks, the Studio page's static
+/// files (`/`, `/studio/…`: they hold no data) and `/metrics` when it is public.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let key: String
     let openPaths: Set<String>
@@ -12,7 +12,8 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard !openPaths.contains(request.uri.path) else { return try await next(request, context) }
+        let path = request.uri.path
+        guard !openPaths.contains(path), !StudioRoutes.isPublic(path) else { return try await next(request, context) }
         guard let header = request.headers[.authorization] else {
             throw APIError.unauthorized("missing API key: send 'Authorization: Bearer <key>'")
         }

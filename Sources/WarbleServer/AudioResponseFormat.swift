@@ -34,9 +34,10 @@ enum AudioResponseFormat: String, CaseIterable, Sendable {
 
     /// An encoder of a model's chunks into this format.
     /// `knownFrames`: the request's length when known before the first byte (WAV then has exact sizes).
-    func encoder(inputRate: Int, knownFrames: Int? = nil) throws -> StreamingAudioEncoder {
+    /// `incremental`: MP3 encoded as it comes (the event stream, which a browser's MediaSource plays as it arrives).
+    func encoder(inputRate: Int, knownFrames: Int? = nil, incremental: Bool = false) throws -> StreamingAudioEncoder {
         try StreamingAudioEncoder(encoding: encoding, inputRate: inputRate, outputRate: outputRate(for: inputRate),
-                                  knownFrames: knownFrames)
+                                  knownFrames: knownFrames, incremental: incremental)
     }
 
     /// The 400 for a format this server cannot produce, naming those it can.

@@ -17,6 +17,8 @@ public struct HistoryItem: Sendable {
 public protocol HistoryBackend: Sendable {
     /// Up to `limit` sessions, newest first, older than session `after` when given.
     func sessions(limit: Int, after: Int64?) async throws -> [HistoryItem]
+    /// Up to `limit` sessions whose texts hold every word of `text` (`fli*` for a prefix), newest first.
+    func search(_ text: String, limit: Int) async throws -> [HistoryItem]
     /// Session `id` with its texts and audio, or nil when there is none.
     func session(id: Int64) async throws -> HistoryItem?
     /// Writes session `id` as a ZIP archive to `file`; false when there is no such session.

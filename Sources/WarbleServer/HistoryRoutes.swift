@@ -3,11 +3,12 @@ import Hummingbird
 import WarbleSpeech
 
 /// `GET /v1/history?limit=&after=` (a page of sessions, newest first, as OpenAI lists them: `data`,
-/// `first_id`, `last_id`, `has_more`), `GET /v1/history/{id}`, `GET /v1/history/{id}/export` (the session as
+/// `first_id`, `last_id`, `has_more`; with `q`, those whose texts hold every word, as `warble history search`), `GET /v1/history/{id}`, `GET /v1/history/{id}/export` (the session as
 /// a ZIP archive, streamed from a temporary file) and `DELETE /v1/history/{id}`. The history holds what
 /// people said: every route needs the server's API key, and without `--api-key` they are refused.
 struct HistoryRoutes: Sendable {
     static let defaultLimit = 20
+    static let maximumSearchCharacters = 1000
     static let limits = 1...100
     /// The size of each piece of an archive sent.
     static let chunkBytes = 1 << 16
@@ -34,8 +35,23 @@ struct HistoryRoutes: Sendable {
             }
             after = value
         }
+        var search: String?
+        if let text = query["q"].map(String.init) {
+            guard text.count <= Self.maximumSearchCharacters else {
+                throw APIError.badRequest("q is longer than \(Self.maximumSearchCharacters) characters", param: "q", code: "invalid_value")
+            }
+            guard after == nil else {
+                throw APIError.badRequest("q and after cannot be combined: a search answers one page", param: "after", code: "invalid_value")
+            }
+            search = text
+        }
         // One more than asked says whether another page follows.
-        let items = try await backend.sessions(limit: limit + 1, after: after)
+        let items: [HistoryItem]
+        if let search {
+            items = try await backend.search(search, limit: limit + 1)
+        } else {
+            items = try await backend.sessions(limit: limit + 1, after: after)
+        }
         let page = items.prefix(limit)
         var body = Data(#"{"object":"list","data":["#.utf8)
         for (index, item) in page.enumerated() {

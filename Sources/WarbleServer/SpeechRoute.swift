@@ -84,7 +84,8 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
             do {
                 try await watch.run {
                     let framing = try SpeechStreamFraming(
-                        encoder: format.encoder(inputRate: inputRate, knownFrames: events ? nil : first?.requestFrames),
+                        encoder: format.encoder(inputRate: inputRate, knownFrames: events ? nil : first?.requestFrames,
+                                               incremental: events),
                         events: events, input: input)
                     var frames = first?.samples.count ?? 0
                     defer { metrics.synthesized(audioSeconds: Double(frames) / Double(max(1, inputRate)), in: ContinuousClock.now - admitted) }

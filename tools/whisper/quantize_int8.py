@@ -38,9 +38,9 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from tools.whisper.convert_ct2 import sha256_of
+from tools.whisper.convert_ct2 import PREPROCESSOR, VOCABULARIES, sha256_of
 
-TEXT_FILES = ("tokenizer.json", "vocabulary.txt", "config.json")
+TEXT_FILES = ("tokenizer.json", "config.json")
 GRAPHS = ("encoder.onnx", "decoder.onnx")
 QUANTIZATION = "int8-dynamic"
 
@@ -152,10 +152,16 @@ def quantize_model(src: str, out: str, model_id: str, source: str, parts: set[st
         is_decoder = name == "decoder.onnx"
         quantize_graph(os.path.join(src, name), os.path.join(out, name), is_decoder, per_channel,
                        logits, embedding, ("decoder" if is_decoder else "encoder") in parts)
-    for name in TEXT_FILES:
+    extra_text = tuple(n for n in VOCABULARIES if os.path.exists(os.path.join(src, n)))
+    if not extra_text:
+        raise QuantizeError(f"{src} has no vocabulary ({' or '.join(VOCABULARIES)})")
+    # The vocabulary the source has (vocabulary.txt, or vocabulary.json for large-v3 and its turbo), and its
+    # preprocessor_config.json when it has one.
+    extra_text += (PREPROCESSOR,) if os.path.isfile(os.path.join(src, PREPROCESSOR)) else ()
+    for name in TEXT_FILES + extra_text:
         shutil.copyfile(os.path.join(src, name), os.path.join(out, name))
     files = [{"path": n, "sha256": sha256_of(os.path.join(out, n)), "bytes": os.path.getsize(os.path.join(out, n))}
-             for n in GRAPHS + TEXT_FILES]
+             for n in GRAPHS + TEXT_FILES + extra_text]
     source_files = {f["path"]: f["sha256"] for f in base["files"] if f["path"] in GRAPHS}
     manifest = dict(base)
     manifest.update({

@@ -56,8 +56,10 @@ MODELS = {
                                "decoder_layers": 4},
 }
 FIXTURE_CLIPS = ["en_fox", "de_wetter"]
-# (name, beam size, timestamps): each with temperature 0, no previous-text conditioning, no VAD.
-CASES = [("greedy", 1, False), ("greedy_timestamps", 1, True), ("beam5", 5, False), ("beam5_timestamps", 5, True)]
+# (name, beam size, timestamps): each with temperature 0, no previous-text conditioning, no VAD; "translate" is
+# Whisper's translate task (the others transcribe).
+CASES = [("greedy", 1, False), ("greedy_timestamps", 1, True), ("beam5", 5, False), ("beam5_timestamps", 5, True),
+         ("translate", 1, True)]
 
 
 def warble_home() -> str:
@@ -182,10 +184,12 @@ def transcripts(model_id: str, repo: str, clips: list[dict]) -> dict:
         for name, beam, timestamps in CASES:
             language = None if name == "greedy" and clip["name"] == FIXTURE_CLIPS[0] else clip["language"]
             segments, info = fw.transcribe(audio, language=language, beam_size=beam, temperature=0.0,
+                                           task="translate" if name == "translate" else "transcribe",
                                            without_timestamps=not timestamps, condition_on_previous_text=False,
                                            vad_filter=False)
             segments = list(segments)
             entry[name] = {"language": info.language, "detected": language is None,
+                           "task": "translate" if name == "translate" else "transcribe",
                            "beam_size": beam, "timestamps": timestamps,
                            "tokens": [t for s in segments for t in s.tokens],
                            "segments": [{"start": round(s.start, 3), "end": round(s.end, 3), "text": s.text,
@@ -224,7 +228,8 @@ def main(argv: list[str]) -> int:
     index = {
         "about": "random Whisper large-v3 / large-v3-turbo in miniature (tools/whisper/random_large.py), "
                  "transcribed by faster-whisper 1.2.1 / ctranslate2 4.8.5 (float32 on the CPU)",
-        "cases": "greedy: beam 1; beam5: beam 5 (best_of 5); *_timestamps with timestamps; all temperature 0, "
+        "cases": "greedy: beam 1; beam5: beam 5 (best_of 5); *_timestamps with timestamps; translate: beam 1, timestamps, the "
+                 "translate task; all temperature 0, "
                  "condition_on_previous_text False, no VAD; en_fox greedy detects the language, the others give it",
         "clips": [{"name": c["name"], "file": os.path.basename(c["path"]), "language": c["language"]} for c in clips],
         "features": {"extractor": "faster_whisper.feature_extractor.FeatureExtractor(feature_size=128)(audio)",

@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns a stream of mono float chunks into the bytes of one encoding, with exactly one container
 /// header: WAV and raw PCM go out chunk by chunk; FLAC, Ogg and MP3 are encoded whole at `finish`
-/// (libsndfile writes whole files). Used by `warble say` and the server's speech route.
+/// (libsndfile writes whole files), or MP3 as it comes when asked for `incremental`ly. Used by `warble say` and the server's speech route.
 ///
 /// Not `Sendable`: it owns resampler state and belongs to the one task that writes the output.
 public final class StreamingAudioEncoder {
@@ -13,6 +13,8 @@ public final class StreamingAudioEncoder {
     public let outputRate: Int
     private let pcm: WAVEncoder
     private var resampler: StreamingResampler?
+    /// MP3 asked for incrementally: libsndfile's encoder kept open, its frames handed out as they come.
+    private var compressed: SoundFileStreamEncoder?
     private var headerSent = false
     private var pending: [Float] = []
     /// WAV without resampling: the frames the stream will have, when known before the first byte.
@@ -27,19 +29,30 @@ public final class StreamingAudioEncoder {
     /// `knownFrames`: the frames the whole stream will have, when the caller knows them before the first
     /// chunk. WAV written at the input rate then gets a header with exact sizes (instead of 0xFFFFFFFF),
     /// and the stream is held to it: audio past it is dropped, silence pads it at `finish`.
-    public init(encoding: AudioEncoding, inputRate: Int, outputRate: Int? = nil, knownFrames: Int? = nil) throws {
+    ///
+    /// `incremental`: MP3 goes out as it is encoded (frames a chunk at a time; no LAME/Xing summary at the
+    /// start, which would need the whole file), as a MediaSource in a browser plays it. Other encodings ignore it.
+    public init(encoding: AudioEncoding, inputRate: Int, outputRate: Int? = nil, knownFrames: Int? = nil,
+                incremental: Bool = false) throws {
         self.encoding = encoding
         self.inputRate = inputRate
         self.outputRate = outputRate ?? encoding.outputRate(for: inputRate)
         self.knownFrames = encoding == .wav && self.outputRate == inputRate ? knownFrames.map { max(0, $0) } : nil
         self.pcm = try WAVEncoder(sampleFormat: .int16)
-        if encoding.streams, self.outputRate != inputRate {
+        if incremental, encoding == .mp3, let format = encoding.soundFileFormat {
+            compressed = try SoundFileStreamEncoder(format: format, sampleRate: self.outputRate)
+        }
+        if encoding.streams || compressed != nil, self.outputRate != inputRate {
             resampler = try StreamingResampler(inputRate: inputRate, outputRate: self.outputRate)
         }
     }
 
     /// Bytes for the next chunk (possibly none).
     public func encode(_ samples: [Float]) throws -> Data {
+        if let compressed {
+            let buffer = AudioBuffer(mono: samples, sampleRate: inputRate)
+            return try compressed.encode(try resampler?.process(buffer).channels[0] ?? samples)
+        }
         guard encoding.streams else {
             pending.append(contentsOf: samples)
             return Data()
@@ -77,6 +90,11 @@ public final class StreamingAudioEncoder {
 
     /// The last bytes: a WAV header when no chunk came, the resampler's tail, or the whole compressed file.
     public func finish() throws -> Data {
+        if let compressed {
+            var data = try resampler.map { try compressed.encode(try $0.finish().channels[0]) } ?? Data()
+            data.append(try compressed.finish())
+            return data
+        }
         guard encoding.streams else {
             var buffer = AudioBuffer(mono: pending, sampleRate: inputRate)
             pending = []

@@ -201,18 +201,24 @@ final class MemoryFile {
         Unmanaged<MemoryFile>.fromOpaque(user!).takeUnretainedValue()
     }
 
+    /// Where a virtual-IO seek lands (`SEEK_SET`, `SEEK_CUR` from `position`, `SEEK_END` from `end`), or nil
+    /// before the start. Shared by every in-memory file libsndfile reads or writes.
+    static func seekTarget(_ offset: sf_count_t, _ whence: Int32, position: Int, end: Int) -> Int? {
+        let base: Int
+        switch whence {
+        case SEEK_CUR: base = position
+        case SEEK_END: base = end
+        default: base = 0
+        }
+        let target = base + Int(offset)
+        return target >= 0 ? target : nil
+    }
+
     static let virtualIO = SF_VIRTUAL_IO(
         get_filelen: { user in sf_count_t(MemoryFile.from(user).data.count) },
         seek: { offset, whence, user in
             let file = MemoryFile.from(user)
-            let base: Int
-            switch whence {
-            case SEEK_CUR: base = file.position
-            case SEEK_END: base = file.data.count
-            default: base = 0
-            }
-            let target = base + Int(offset)
-            guard target >= 0 else { return -1 }
+            guard let target = MemoryFile.seekTarget(offset, whence, position: file.position, end: file.data.count) else { return -1 }
             file.position = target
             return sf_count_t(target)
         },

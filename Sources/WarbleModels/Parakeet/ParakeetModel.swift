@@ -25,7 +25,7 @@ public final class ParakeetModel: Sendable {
                 id: String = "Parakeet") throws {
         maximumSeconds = configuration.maximumSeconds
         func url(_ part: String) throws -> URL {
-            let file = directory.appendingPathComponent(configuration.graph(part))
+            let file = directory.appendingPathComponent(Self.graphFile(part, configuration))
             guard FileManager.default.fileExists(atPath: file.path) else {
                 throw ModelError(.badModel, "\(file.path) is missing: pull the model again with warble models pull \(id)")
             }
@@ -38,20 +38,20 @@ public final class ParakeetModel: Sendable {
         let decoderSession = try Session(contentsOf: try url("decoder"), options: options)
         stateInputs = decoderSession.inputs.dropFirst(2).map(\.name)
         stateOutputs = decoderSession.outputs.dropFirst(2).map(\.name)
-        decoder = try ModelGraph(session: decoderSession, file: configuration.graph("decoder"), model: name, role: "decoder",
+        decoder = try ModelGraph(session: decoderSession, file: Self.graphFile("decoder", configuration), model: name, role: "decoder",
                                  inputs: [.exact("targets", .int32), .exact("target_length", .int32)]
                                      + stateInputs.map { .exact($0, .float32) },
                                  outputs: [decoderSession.outputs.first?.name ?? "outputs"] + stateOutputs)
         joiner = try ModelGraph(try url("joiner"), model: name, role: "joiner",
                                 inputs: [.exact("encoder_outputs", .float32), .exact("decoder_outputs", .float32)],
                                 outputs: ["outputs"], options: options)
-        let source = configuration.graph("encoder")
+        let source = Self.graphFile("encoder", configuration)
         metadata = try ParakeetMetadata(encoder.session.metadata.custom, source: source)
         tokens = try TokenTable(contentsOf: directory.appendingPathComponent(configuration.tokens))
         frontEnd = ParakeetFrontEnd(metadata: metadata)
         if GraphAudit.current != nil { durationCount = 0; return }
         guard stateInputs.count == 2, stateOutputs.count == 2 else {
-            throw ModelError(.badModel, "\(configuration.graph("decoder")) is not Parakeet TDT's decoder: it has "
+            throw ModelError(.badModel, "\(Self.graphFile("decoder", configuration)) is not Parakeet TDT's decoder: it has "
                 + "\(decoderSession.inputs.count) inputs and \(decoderSession.outputs.count) outputs (4 and 4: targets, "
                 + "target_length and the LSTM's two states in; its output, lengths and the two states out)")
         }
@@ -65,7 +65,7 @@ public final class ParakeetModel: Sendable {
         }
         let width = joiner.session.output(named: "outputs")?.shape.last?.value
         guard let width, width > metadata.vocabularySize else {
-            throw ModelError(.badModel, "\(configuration.graph("joiner")) gives \(width.map(String.init) ?? "an unknown number of") logits "
+            throw ModelError(.badModel, "\(Self.graphFile("joiner", configuration)) gives \(width.map(String.init) ?? "an unknown number of") logits "
                 + "a step, not the \(metadata.vocabularySize) tokens and the durations of a TDT joiner")
         }
         durationCount = width - metadata.vocabularySize

@@ -21,17 +21,9 @@ public struct ParakeetRecognizer: SpeechRecognizer {
                     + "translate the text (warble translate-text)")
             }
             let samples = try ParakeetFrontEnd.samples(audio)
-            let rate = ParakeetFrontEnd.sampleRate
-            let maximum = Int(model.maximumSeconds * Double(rate))
-            do {
-                for piece in QuietCuts.pieces(samples, maximum: maximum, search: min(maximum, 10 * rate), window: rate / 10) {
-                    try cancel.check()
-                    let search = try model.decode(Array(samples[piece]), cancel: cancel)
-                    yield(model.segment(search, start: Double(piece.lowerBound) / Double(rate),
-                                        end: Double(piece.upperBound) / Double(rate), options: options))
-                }
-            } catch where cancel.isCancelled {
-                throw CancellationError()
+            try PieceDecoding.segments(samples, rate: ParakeetFrontEnd.sampleRate, maximumSeconds: model.maximumSeconds,
+                                       cancel: cancel, yield: yield) { piece, start, end in
+                model.segment(try model.decode(piece, cancel: cancel), start: start, end: end, options: options)
             }
         }
     }

@@ -17,7 +17,7 @@ public final class SenseVoiceModel: Sendable {
 
     public init(directory: URL, configuration: SenseVoiceConfiguration = .init(), options: SessionOptions = .init(),
                 id: String = "sensevoice") throws {
-        graph = directory.appendingPathComponent(configuration.graph)
+        graph = directory.appendingPathComponent(Self.graphFile(configuration))
         maximumSeconds = configuration.maximumSeconds
         guard FileManager.default.fileExists(atPath: graph.path) else {
             throw ModelError(.badModel, "\(graph.path) is missing: pull the model again with warble models pull \(id)")

@@ -23,17 +23,9 @@ public struct SenseVoiceRecognizer: SpeechRecognizer {
             }
             let language = try model.languagePrompt(options.language)
             let samples = try SenseVoiceFrontEnd.samples(audio)
-            let rate = SenseVoiceFrontEnd.sampleRate
-            let maximum = Int(model.maximumSeconds * Double(rate))
-            do {
-                for piece in QuietCuts.pieces(samples, maximum: maximum, search: min(maximum, 10 * rate), window: rate / 10) {
-                    try cancel.check()
-                    let result = try model.decode(Array(samples[piece]), language: language, cancel: cancel)
-                    yield(model.segment(result, start: Double(piece.lowerBound) / Double(rate),
-                                        end: Double(piece.upperBound) / Double(rate), options: options))
-                }
-            } catch where cancel.isCancelled {
-                throw CancellationError()
+            try PieceDecoding.segments(samples, rate: SenseVoiceFrontEnd.sampleRate, maximumSeconds: model.maximumSeconds,
+                                       cancel: cancel, yield: yield) { piece, start, end in
+                model.segment(try model.decode(piece, language: language, cancel: cancel), start: start, end: end, options: options)
             }
         }
     }

@@ -7,7 +7,7 @@ import WarbleServer
 
 /// `warble serve`: the OpenAI-compatible speech API on this machine.
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the installed voices and Whisper models over OpenAI's audio API.",
         discussion: """
@@ -16,7 +16,7 @@ struct ServeCommand: AsyncParsableCommand {
             /v1/audio/voices, /health; with an API key, GET /v1/history (?limit=&after=), /v1/history/{id}, \
             /v1/history/{id}/export (a ZIP) and DELETE /v1/history/{id} serve `warble history`. OpenAI's voice names (alloy, echo, nova, …) stand for installed voices \
             (see --voice-alias). OpenAI's model names whisper-1, gpt-4o-transcribe and gpt-4o-mini-transcribe \
-            stand for --asr-model on transcriptions and --translation-model on translations; installed Whisper ids (whisper-tiny.en, whisper-base) \
+            stand for --asr-model on transcriptions and --translation-model on translations; installed Whisper ids (\(FirstUse.englishRecognitionModel), \(FirstUse.recognitionModel)) \
             work too. stream=true on transcriptions answers OpenAI's transcript.text.delta events, a segment \
             at a time, then transcript.text.done. Whisper models load on their first request and are then shared.
 
@@ -48,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
                 -F response_format=srt
               WARBLE_API_KEY=secret warble serve --host 0.0.0.0
             """
-    )
+    ) }
 
     @Option(help: "Address to bind (anything but loopback needs --api-key).")
     var host = "127.0.0.1"

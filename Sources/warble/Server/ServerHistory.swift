@@ -14,6 +14,10 @@ struct ServerHistory: HistoryBackend {
         try store.list(limit: limit, after: after).map { HistoryItem(id: $0.id, json: try Self.encode($0)) }
     }
 
+    func search(_ text: String, limit: Int) async throws -> [HistoryItem] {
+        try store.search(text, limit: limit).map { HistoryItem(id: $0.id, json: try Self.encode($0)) }
+    }
+
     func session(id: Int64) async throws -> HistoryItem? {
         try store.session(id: id).map { HistoryItem(id: id, json: try Self.encode(ServedSession($0))) }
     }
