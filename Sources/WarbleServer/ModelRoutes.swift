@@ -11,6 +11,8 @@ struct ModelRoutes: Sendable {
 
     let backend: (any ModelLibraryBackend)?
     let configuration: ServerConfiguration
+    /// The references being pulled now: a second pull of one of them is refused (409) rather than queued.
+    let inFlight = PullsInFlight()
 
     struct PullBody: Decodable {
         var model: String
@@ -62,11 +64,17 @@ struct ModelRoutes: Sendable {
             throw APIError.badRequest("model is not a reference to pull (one line of at most \(Self.maximumReference) characters)",
                                       param: "model", code: "invalid_value")
         }
+        guard let ticket = inFlight.begin(reference) else {
+            throw APIError(.conflict, "\(reference) is being pulled already: wait for that pull to end", param: "model",
+                           code: "pull_in_progress")
+        }
+        let inFlight = self.inFlight
         let logger = context.logger
         logger.info("model pull started", metadata: ["model": "\(reference)"])
         let (events, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { inFlight.end(reference, ticket) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     let meter = PullMeter()
@@ -87,6 +95,8 @@ struct ModelRoutes: Sendable {
                         logger.notice("model pull failed", metadata: ["model": "\(reference)", "error": "\(answer.message)"])
                         continuation.yield(SpeechStreamFraming.errorEvent(answer))
                     }
+                    // Ended before the client reads the stream's end: a pull it starts then is not refused.
+                    inFlight.end(reference, ticket)
                     continuation.finish()
                 }
                 // A client that goes away fails the write: the group's pull is cancelled with it.
@@ -98,8 +108,19 @@ struct ModelRoutes: Sendable {
 
     func remove(_ id: String) async throws -> Response {
         let backend = try changing()
+        // An id names a folder of WARBLE_HOME/models: only plain names reach the backend.
+        guard Self.isPlainID(id) else {
+            throw APIError.badRequest("'\(id.prefix(80))' is not a model id (letters, digits, '.', '_', '-' and ':', not starting with '.')",
+                                      param: "id", code: "invalid_value")
+        }
         try await backend.removeModel(id)
         return Self.json(Deleted(id: id))
+    }
+
+    /// At most 128 characters of letters, digits, `.`, `_`, `-` and `:`, not starting with `.`: never a path.
+    static func isPlainID(_ id: String) -> Bool {
+        guard !id.isEmpty, id.utf8.count <= 128, !id.hasPrefix(".") else { return false }
+        return id.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "._-:".unicodeScalars.contains($0)) }
     }
 
     private func changing() throws -> any ModelLibraryBackend {
@@ -129,9 +150,32 @@ struct ModelRoutes: Sendable {
         }
         do {
             return try JSONDecoder().decode(PullBody.self, from: Data(buffer: buffer))
-        } catch {
-            throw APIError(translating: error)
+        } catch let error as DecodingError {
+            throw APIError.badRequest(#"the request body is not a pull request ({"model": REFERENCE}): "# + APIError.describe(error),
+                                      code: "invalid_json")
         }
+    }
+}
+
+/// The references being pulled through this server now.
+final class PullsInFlight: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pulls: [String: Int] = [:]
+    private var issued = 0
+
+    /// A ticket for `end`, or nil when `reference` is being pulled already.
+    func begin(_ reference: String) -> Int? {
+        lock.withLock {
+            guard pulls[reference] == nil else { return nil }
+            issued += 1
+            pulls[reference] = issued
+            return issued
+        }
+    }
+
+    /// Ends the pull `ticket` names (once; a later pull of the same reference is left alone).
+    func end(_ reference: String, _ ticket: Int) {
+        lock.withLock { if pulls[reference] == ticket { pulls[reference] = nil } }
     }
 }
 

@@ -42,6 +42,24 @@ final class SteppingModelLibrary: ModelLibraryBackend, @unchecked Sendable {
     }
 }
 
+/// A pull that starts (said through `started`) and waits until `release` is called.
+final class GatedModelLibrary: ModelLibraryBackend, @unchecked Sendable {
+    let (started, startedContinuation) = AsyncStream<Void>.makeStream()
+    private let (gate, gateContinuation) = AsyncStream<Void>.makeStream()
+
+    func release() { gateContinuation.finish() }
+
+    func pullableModels() async throws -> [PullableModel] { [] }
+
+    func pullModel(_ reference: String, progress: @escaping @Sendable (ModelPullProgress) -> Void) async throws -> PulledModel {
+        startedContinuation.yield()
+        for await _ in gate {}
+        return PulledModel(id: reference, bytes: 1, alreadyInstalled: false)
+    }
+
+    func removeModel(_ id: String) async throws {}
+}
+
 struct ModelRouteTests {
     static let key = "sekret"
     static var authorised: HTTPFields { [.authorization: "Bearer \(key)", .contentType: "application/json"] }
@@ -107,7 +125,7 @@ struct ModelRouteTests {
         (#"{"model": ""}"#, "model is empty"),
         (#"{"model": "a\nb"}"#, "one line"),
         (#"{"name": "big"}"#, "missing field 'model'"),
-        ("not json", ""),
+        ("not json", "is not a pull request"),
     ])
     func badPullBodiesAre400(body: String, message: String) async throws {
         try await withServer { client in
@@ -153,5 +171,39 @@ struct ModelRouteTests {
             let response = try await client.execute(uri: "/v1/models/available", method: .get, headers: Self.authorised)
             #expect(response.status == .notImplemented && text(response).contains("does not pull or remove models"))
         }
+    }
+
+    @Test func aSecondPullOfTheSameModelWhileTheFirstRunsIs409() async throws {
+        let library = GatedModelLibrary()
+        try await withServer(library: library) { client in
+            let first = Task {
+                try await client.execute(uri: "/v1/models/pull", method: .post, headers: Self.authorised,
+                                         body: ByteBuffer(string: #"{"model": "slow"}"#))
+            }
+            for await _ in library.started { break }
+            let second = try await client.execute(uri: "/v1/models/pull", method: .post, headers: Self.authorised,
+                                                  body: ByteBuffer(string: #"{"model": "slow"}"#))
+            #expect(second.status == .conflict && text(second).contains("pull_in_progress"), "\(text(second))")
+            library.release()
+            let done = try await first.value
+            #expect(try Self.events(done).last?["type"] as? String == "model.pull.done")
+            // Once it ended, the model can be pulled again.
+            let third = Task {
+                try await client.execute(uri: "/v1/models/pull", method: .post, headers: Self.authorised,
+                                         body: ByteBuffer(string: #"{"model": "slow"}"#))
+            }
+            #expect(try await third.value.status == .ok)
+        }
+    }
+
+    @Test(arguments: ["..", ".hidden", "a%2F..%2F..", "a%5Cb", "x%00y", String(repeating: "m", count: 129)])
+    func idsThatAreNotPlainNamesAre400(id: String) async throws {
+        let library = SteppingModelLibrary()
+        try await withServer(library: library) { client in
+            let response = try await client.execute(uri: "/v1/models/\(id)", method: .delete, headers: Self.authorised)
+            #expect(response.status == .badRequest || response.status == .notFound, "\(response.status) \(text(response))")
+            #expect(text(response).contains("\"error\""))
+        }
+        #expect(library.ids == ["tiny-voice", "default-voice"])
     }
 }

@@ -140,6 +140,10 @@ def main() -> int:
         check(response.status == 409 and "default" in json_of(response)["error"]["message"],
               f"DELETE of the default voice's model ({default_voice_model}) is refused: 409")
         check(request(base, "DELETE", f"/v1/models/{PULLED_ID}", key=None).status == 401, "DELETE without the key: 401")
+        for unsafe in [".hidden", "..%2F..%2Flib", "a%5Cb"]:
+            response = request(base, "DELETE", f"/v1/models/{unsafe}", key=key)
+            check(response.status in (400, 404) and "error" in json_of(response) and (home / "lib").exists(),
+                  f"DELETE /v1/models/{unsafe}: {response.status}, nothing removed")
         response = request(base, "DELETE", f"/v1/models/{PULLED_ID}", key=key)
         check(response.status == 200 and json_of(response).get("deleted") is True and not (home / "models" / PULLED_ID).exists(),
               f"DELETE /v1/models/{PULLED_ID} removes it")

@@ -50,10 +50,10 @@ export function mount(root, api) {
     <h2>Models</h2>
     <h3 id="models-installed-heading">Installed</h3>
     <table class="models-table" aria-labelledby="models-installed-heading">
-      <thead><tr><th scope="col">Model</th><th scope="col">Language</th><th scope="col">Size</th><th scope="col">Licence</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <thead><tr><th scope="col">Model</th><th scope="col">Language</th><th scope="col">Size</th><th scope="col">Licence</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody id="models-installed"></tbody>
     </table>
-    <p id="models-served" class="hint"></p>
+    <p id="models-served" class="meta"></p>
     <h3 id="models-available-heading">Can be pulled</h3>
     <p>
       <label for="models-filter">Filter</label>
@@ -61,7 +61,7 @@ export function mount(root, api) {
       <button id="models-refresh" type="button">Refresh</button>
     </p>
     <table class="models-table" aria-labelledby="models-available-heading">
-      <thead><tr><th scope="col">Pull as</th><th scope="col">Language</th><th scope="col">Size</th><th scope="col">Licence</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <thead><tr><th scope="col">Pull as</th><th scope="col">Language</th><th scope="col">Size</th><th scope="col">Licence</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
       <tbody id="models-available"></tbody>
     </table>`;
   const installedRows = root.querySelector('#models-installed');
@@ -80,7 +80,12 @@ export function mount(root, api) {
   function render() {
     installedRows.replaceChildren();
     availableRows.replaceChildren();
+    // One row per installed id (the catalogue can offer one model two ways: from the Hub and as a PyPI wheel).
+    const installed = new Map();
     for (const entry of entries.filter((e) => e.installed)) {
+      if (!installed.has(entry.id) || (entry.bytes && !installed.get(entry.id).bytes)) installed.set(entry.id, entry);
+    }
+    for (const entry of installed.values()) {
       const row = document.createElement('tr');
       row.append(cell(entry.id), cell(entry.language), cell(formatBytes(entry.bytes)), licenceCell(entry.licence, entry.gated));
       const actions = document.createElement('td');
