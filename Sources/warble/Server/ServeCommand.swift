@@ -144,6 +144,12 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "folder"))
     var historyDir: String?
 
+    @Option(name: .customLong("bench-report"), help: ArgumentHelp(
+        "Serve the newest benchmark report in this folder (GET /v1/bench/report; default: $WARBLE_HOME/bench).",
+        discussion: "The folder's report.json, or the newest in a folder directly inside it, as `warble bench report` writes it (its default output is $WARBLE_HOME/bench).",
+        valueName: "folder"))
+    var benchReport: String?
+
     func validate() throws {
         try OptionLimits.check(threads: threads)
         guard OptionLimits.cacheMB.contains(cacheMB) else {
@@ -218,7 +224,9 @@ struct ServeCommand: AsyncParsableCommand {
         let models = ServerModelStatus(engine: engine)
         let server = SpeechServer(backend: backend, transcriber: transcriber, voiceLibrary: ServerVoiceLibrary(engine: engine),
                                   translator: ServerTranslator(engine: engine), history: history, models: models,
-                                  modelLibrary: ServerModelLibrary(engine: engine, settings: settings), configuration: settings)
+                                  modelLibrary: ServerModelLibrary(engine: engine, settings: settings),
+                                  benchReports: benchReport.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? BenchReportCommand.defaultFolder,
+                                  configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         // Once listening: the default voice's model loads (timed, for /metrics), then the readiness check's
         // short synthesis; /health/ready answers 503 until both pass (and says why when they fail).
