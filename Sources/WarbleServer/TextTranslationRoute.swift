@@ -95,13 +95,7 @@ struct TextTranslationRoute: Sendable {
     }
 
     private func decode(_ request: inout Request) async throws -> Body {
-        let limit = configuration.maxBodyBytes
-        let tooLarge = APIError(.contentTooLarge, "the request body is larger than the \(limit)-byte limit", code: "request_too_large")
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
-        let buffer: ByteBuffer
-        do { buffer = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw tooLarge
-        }
+        let buffer = try await request.collectJSONBody(limit: configuration.maxBodyBytes)
         do {
             return try JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
         } catch {

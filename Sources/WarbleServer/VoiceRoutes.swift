@@ -149,10 +149,7 @@ extension MultipartForm {
             + "(warble serve --max-upload-bytes)", param: "file", code: "request_too_large")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
         let boundary = try MultipartForm.boundary(contentType: request.headers[.contentType])
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw tooLarge
-        }
+        let body = try await request.collectBody(limit: limit, tooLarge: tooLarge)
         return try MultipartForm(body: Array(buffer: body), boundary: boundary)
     }
 }

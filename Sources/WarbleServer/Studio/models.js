@@ -2,6 +2,8 @@
 // pull with a progress bar fed by the server-sent events of POST /v1/models/pull).
 // Routes: GET /v1/models/available, POST /v1/models/pull, DELETE /v1/models/{id}, GET /v1/models.
 
+import { events } from './speak.js';
+
 const SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB'];
 
 function formatBytes(bytes) {
@@ -23,26 +25,6 @@ function licenceCell(licence, gated) {
   const td = cell(licence.split(/[;(]/)[0].trim() + (gated ? ' (gated)' : ''));
   td.title = licence;
   return td;
-}
-
-/// The `data:` events of a server-sent event stream, as JSON objects, handed to `onEvent` as they arrive.
-async function readEvents(response, onEvent) {
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let end;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      for (const line of block.split('\n')) {
-        if (line.startsWith('data: ')) onEvent(JSON.parse(line.slice(6)));
-      }
-    }
-  }
 }
 
 export function mount(root, api) {
@@ -150,7 +132,7 @@ export function mount(root, api) {
         method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ model: entry.reference }),
       });
       let outcome = null;
-      await readEvents(response, (event) => {
+      for await (const event of events(response)) {
         if (event.type === 'model.pull.progress' && event.total > 0) {
           progress.max = event.total;
           progress.value = event.bytes;
@@ -161,7 +143,7 @@ export function mount(root, api) {
         } else if (event.error) {
           throw new Error(event.error.message);
         }
-      });
+      }
       if (!outcome) throw new Error('the pull ended before it was done');
       progress.max = 1;
       progress.value = 1;
