@@ -3,7 +3,8 @@ progress) and DELETE /v1/models/{id}, against the Hub imitation (tools/hub/hub_s
 tools/hub/make_fixtures.py makes. Starts both servers itself, with a WARBLE_HOME of its own holding the
 default voice (a link to the installed one) and ONNX Runtime; pulls a small recognition model (the imitation's
 synthetic export of a catalogue entry), checks it is listed as installed, pulled again is "already installed",
-the default voice cannot be removed, the pulled model can, and the API key is required.
+the default voice cannot be removed, the pulled model can, and the API key is required; and GET /v1/bench/report over
+--bench-report (none, then the newest of two).
 
     python3 tools/server/e2e_models.py --warble PATH [--hub-root Tests/Fixtures/generated/hub/tree]
 
@@ -99,7 +100,9 @@ def main() -> int:
         server_log = work / "serve.log"
         env = dict(os.environ, WARBLE_HOME=str(home), HF_ENDPOINT=hub_url, WARBLE_API_KEY=key)
         env.pop("HF_HUB_OFFLINE", None)
-        server = subprocess.Popen([args.warble, "serve", "--host", "127.0.0.1", "--port", "0", "--no-preload", "--log-level", "notice"],
+        bench = work / "bench"
+        server = subprocess.Popen([args.warble, "serve", "--host", "127.0.0.1", "--port", "0", "--no-preload", "--log-level", "notice",
+                                   "--bench-report", str(bench)],
                                   env=env, stdout=server_log.open("w"), stderr=subprocess.STDOUT)
         processes.append(server)
         port = wait_for_line(server, server_log, r"^warble: serving on http://127\.0\.0\.1:(\d+)$").group(1)
@@ -148,6 +151,22 @@ def main() -> int:
         check(response.status == 200 and json_of(response).get("deleted") is True and not (home / "models" / PULLED_ID).exists(),
               f"DELETE /v1/models/{PULLED_ID} removes it")
         check(request(base, "DELETE", f"/v1/models/{PULLED_ID}", key=key).status == 404, "removed again: 404")
+
+        # GET /v1/bench/report over --bench-report: none yet (404 saying how), then the newest of two reports.
+        response = request(base, "GET", "/v1/bench/report", key=key)
+        check(response.status == 404 and f"warble bench report -o {bench}" in json_of(response)["error"]["message"],
+              "GET /v1/bench/report with no report: 404 naming the command")
+        machine = {"build": "release", "cores": 2, "cpu": "e2e CPU", "date": "2026-11-29", "onnxRuntime": "1"}
+        for name, rtf, when in [("older", 1.0, 1_000_000), ("newer", 2.0, 2_000_000)]:
+            (bench / name).mkdir(parents=True)
+            report = bench / name / "report.json"
+            report.write_text(json.dumps({"machine": machine, "runs": 1, "skipped": [],
+                                          "rows": [{"kind": "tts", "model": name, "engine": "warble", "realTimeFactor": rtf}]}))
+            os.utime(report, (when, when))
+        answer = json_of(request(base, "GET", "/v1/bench/report", key=key))
+        check(answer.get("report", {}).get("rows", [{}])[0].get("model") == "newer" and answer.get("folder") == str(bench / "newer"),
+              "GET /v1/bench/report serves the newest report.json under --bench-report")
+        check(request(base, "GET", "/v1/bench/report", key=None).status == 401, "GET /v1/bench/report without the key: 401")
     finally:
         for process in reversed(processes):
             process.terminate()
