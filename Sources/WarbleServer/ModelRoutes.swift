@@ -64,16 +64,20 @@ struct ModelRoutes: Sendable {
             throw APIError.badRequest("model is not a reference to pull (one line of at most \(Self.maximumReference) characters)",
                                       param: "model", code: "invalid_value")
         }
-        guard let ticket = inFlight.begin(reference) else {
-            throw APIError(.conflict, "\(reference) is being pulled already: wait for that pull to end", param: "model",
-                           code: "pull_in_progress")
-        }
+        // Refused with its status while the answer can still carry one; the ticket itself is taken where the pull runs,
+        // in the answer's body, so that an answer whose body never runs (a client gone first) leaves nothing marked.
+        guard !inFlight.isPulling(reference) else { throw Self.alreadyPulling(reference) }
         let inFlight = self.inFlight
         let logger = context.logger
         logger.info("model pull started", metadata: ["model": "\(reference)"])
         let (events, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store"]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            guard let ticket = inFlight.begin(reference) else {  // another pull of it began since the check above
+                try await writer.write(ByteBuffer(bytes: SpeechStreamFraming.errorEvent(Self.alreadyPulling(reference))))
+                try await writer.finish(nil)
+                return
+            }
             defer { inFlight.end(reference, ticket) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -104,6 +108,10 @@ struct ModelRoutes: Sendable {
                 try await writer.finish(nil)
             }
         })
+    }
+
+    static func alreadyPulling(_ reference: String) -> APIError {
+        APIError(.conflict, "\(reference) is being pulled already: wait for that pull to end", param: "model", code: "pull_in_progress")
     }
 
     func remove(_ id: String) async throws -> Response {
@@ -156,6 +164,8 @@ final class PullsInFlight: @unchecked Sendable {
     private let lock = NSLock()
     private var pulls: [String: Int] = [:]
     private var issued = 0
+
+    func isPulling(_ reference: String) -> Bool { lock.withLock { pulls[reference] != nil } }
 
     /// A ticket for `end`, or nil when `reference` is being pulled already.
     func begin(_ reference: String) -> Int? {
