@@ -87,6 +87,19 @@ public final class VoiceLibrary: Sendable {
         }
     }
 
+    /// Gives library voice `id` the name `newName` (its display name too, when that was its id): the profile is
+    /// saved under the new name first, then the old one removed, so a failure leaves the voice where it was.
+    @discardableResult
+    public func rename(_ id: String, to newName: String) throws -> VoiceProfile {
+        guard var profile = snapshot().profile(id) else { throw VoiceLibraryError("the voice library has no voice '\(id)'") }
+        guard newName != id else { return profile }
+        profile.id = newName
+        if profile.displayName == id { profile.displayName = newName }
+        try add(profile)
+        try remove(id)
+        return profile
+    }
+
     /// Reads one profile file.
     public func read(_ url: URL) throws -> VoiceProfile {
         guard let data = FileManager.default.contents(atPath: url.path) else {

@@ -94,6 +94,11 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         let voiceRoutes = VoiceRoutes(backend: voiceLibrary, configuration: configuration, admission: admission)
         on(.post, "/v1/audio/voices") { request, context in try await voiceRoutes.add(request, context: context) }
         on(.delete, "/v1/audio/voices/:id") { _, context in try await voiceRoutes.remove(context.parameters.require("id")) }
+        on(.post, "/v1/audio/voices/:id/rename") { request, context in
+            try await voiceRoutes.rename(context.parameters.require("id"), request)
+        }
+        on(.get, "/v1/audio/voices/:id/export") { _, context in try await voiceRoutes.export(context.parameters.require("id")) }
+        on(.post, "/v1/audio/voices/import") { request, _ in try await voiceRoutes.importVoice(request) }
         on(.post, "/v1/audio/speech") { request, context in try await speech.handle(request, context: context) }
         on(.post, "/v1/audio/transcriptions") { request, context in
             try await transcription.handle(request, context: context, task: .transcribe)

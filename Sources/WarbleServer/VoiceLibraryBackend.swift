@@ -88,4 +88,12 @@ public protocol VoiceLibraryBackend: Sendable {
         -> VoiceUploadResult
     /// Removes library voice `id` (`ModelError(.unknownVoice, …)` when there is none).
     func removeVoice(_ id: String) async throws
+    /// Renames library voice `id` to `newName` (`ModelError(.unknownVoice, …)` when there is none, `.badInput` when the
+    /// name is not usable or taken).
+    func renameVoice(_ id: String, to newName: String) async throws
+    /// Library voice `id` as the file `warble voice export` writes (checksummed JSON).
+    func exportVoice(_ id: String) async throws -> Data
+    /// Adds the voice in `file` (an exported voice), named `name` when given; `.badInput` when it is not one, damaged,
+    /// or its name is taken and not `replacing`.
+    func importVoice(_ file: Data, name: String?, replacing: Bool) async throws -> VoiceUploadResult
 }

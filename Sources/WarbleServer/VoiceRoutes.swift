@@ -82,6 +82,53 @@ struct VoiceRoutes: Sendable {
                         body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(Deleted(id: id)))))
     }
 
+    /// `POST /v1/audio/voices/{id}/rename` with JSON `{"name": NEW}`.
+    func rename(_ id: String, _ request: Request) async throws -> Response {
+        let backend = try available()
+        struct Body: Decodable { var name: String }
+        var request = request
+        let data = try await request.collectJSONBody(limit: 64 << 10)
+        guard let body = try? JSONDecoder().decode(Body.self, from: data) else {
+            throw APIError.badRequest("the body must be JSON {\"name\": NEW_NAME}", param: "name", code: "invalid_value")
+        }
+        let newName = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await backend.renameVoice(id, to: newName)
+        struct Renamed: Encodable { var id: String; var object = "voice"; var renamedFrom: String }
+        return Self.json(Renamed(id: newName, renamedFrom: id))
+    }
+
+    /// `GET /v1/audio/voices/{id}/export`: the voice's file, as a download.
+    func export(_ id: String) async throws -> Response {
+        let data = try await available().exportVoice(id)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.contentDisposition] = "attachment; filename=\"\(id).warble-voice.json\""
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// `POST /v1/audio/voices/import` (multipart: `file`, an exported voice; `name` to rename it; `replace`).
+    func importVoice(_ request: Request) async throws -> Response {
+        let backend = try available()
+        var request = request
+        let form = try await MultipartForm.read(&request, limit: min(configuration.maxUploadBytes, Self.maximumVoiceFile))
+        guard let file = form.part("file"), !file.body.isEmpty else {
+            throw APIError.badRequest("the form has no 'file' field: a voice exported by warble voice export or GET "
+                + "/v1/audio/voices/{id}/export", param: "file", code: "missing_required_parameter")
+        }
+        let name = try form.text("name")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let replace = try form.text("replace").map { ["true", "1", "yes"].contains($0.lowercased()) } ?? false
+        let result = try await backend.importVoice(file.body, name: name?.isEmpty == false ? name : nil, replacing: replace)
+        return Response(status: .created, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(result))))
+    }
+
+    /// The largest voice file taken (`VoiceProfileFile.maximumBytes`).
+    static let maximumVoiceFile = 64 << 20
+
+    static func json(_ value: some Encodable) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: APIJSON.encode(value))))
+    }
+
     private func available() throws -> any VoiceLibraryBackend {
         guard let key = configuration.apiKey, !key.isEmpty else {
             throw APIError(.forbidden, "changing the voice library needs the server's API key: start it with --api-key",

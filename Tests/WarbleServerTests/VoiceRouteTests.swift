@@ -37,6 +37,35 @@ final class RecordingVoiceLibrary: VoiceLibraryBackend, @unchecked Sendable {
             guard names.remove(id) != nil else { throw ModelError(.unknownVoice, "the voice library has no voice '\(id)'") }
         }
     }
+
+    func renameVoice(_ id: String, to newName: String) async throws {
+        try lock.withLock {
+            guard names.contains(id) else { throw ModelError(.unknownVoice, "the voice library has no voice '\(id)'") }
+            guard !newName.isEmpty, !names.contains(newName) else { throw ModelError(.badInput, "'\(newName)' is taken or empty") }
+            names.remove(id)
+            names.insert(newName)
+        }
+    }
+
+    /// An export is `{"voice": ID}` here: enough to see it travel through export and import.
+    func exportVoice(_ id: String) async throws -> Data {
+        try lock.withLock {
+            guard names.contains(id) else { throw ModelError(.unknownVoice, "the voice library has no voice '\(id)'") }
+        }
+        return try JSONEncoder().encode(["voice": id])
+    }
+
+    func importVoice(_ file: Data, name: String?, replacing: Bool) async throws -> VoiceUploadResult {
+        guard let exported = try? JSONDecoder().decode([String: String].self, from: file), let id = exported["voice"] else {
+            throw ModelError(.badInput, "the uploaded file is not a Warble voice profile")
+        }
+        let newID = name ?? id
+        try lock.withLock {
+            if names.contains(newID), !replacing { throw ModelError(.badInput, "the voice library already has a voice '\(newID)'") }
+            names.insert(newID)
+        }
+        return VoiceUploadResult(id: newID, model: "kokoro-v1.0-int8")
+    }
 }
 
 struct VoiceRouteTests {
@@ -97,6 +126,43 @@ struct VoiceRouteTests {
     static func events(_ body: ByteBuffer) throws -> [[String: Any]] {
         try String(buffer: body).split(separator: "\n").filter { $0.hasPrefix("data: ") }.map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any])
+        }
+    }
+
+    /// Rename, export and import: a voice exported, renamed, and imported back under its old name; the mistakes answered.
+    @Test func renameExportAndImport() async throws {
+        let library = RecordingVoiceLibrary()
+        try await withServer(library: library) { client in
+            _ = try await client.transcribe(MultipartBody([("name", "grandma"), ("consent", "yes")]), route: "/v1/audio/voices",
+                                            headers: Self.authorised)
+            var json = Self.authorised
+            json[.contentType] = "application/json"
+            let renamed = try await client.execute(uri: "/v1/audio/voices/grandma/rename", method: .post, headers: json,
+                                                   body: ByteBuffer(string: #"{"name": "nana"}"#))
+            #expect(renamed.status == .ok && String(buffer: renamed.body).contains(#""renamed_from":"grandma""#))
+            let again = try await client.execute(uri: "/v1/audio/voices/grandma/rename", method: .post, headers: json,
+                                                 body: ByteBuffer(string: #"{"name": "x"}"#))
+            #expect(again.status == .notFound)
+            let notJSON = try await client.execute(uri: "/v1/audio/voices/nana/rename", method: .post, headers: json,
+                                                   body: ByteBuffer(string: "nana2"))
+            #expect(notJSON.status == .badRequest)
+
+            let exported = try await client.execute(uri: "/v1/audio/voices/nana/export", method: .get, headers: Self.authorised)
+            #expect(exported.status == .ok && exported.headers[.contentDisposition] == #"attachment; filename="nana.warble-voice.json""#)
+            let file = Data(buffer: exported.body)
+            let imported = try await client.transcribe(MultipartBody([("name", "grandma")], file: ("nana.json", "application/json", file)),
+                                                       route: "/v1/audio/voices/import", headers: Self.authorised)
+            #expect(imported.status == .created && String(buffer: imported.body).contains(#""id":"grandma""#))
+            let taken = try await client.transcribe(MultipartBody([], file: ("nana.json", "application/json", file)),
+                                                    route: "/v1/audio/voices/import", headers: Self.authorised)
+            #expect(taken.status == .badRequest)
+            let garbage = try await client.transcribe(MultipartBody([], file: ("x.json", "application/json", Data("{}".utf8))),
+                                                      route: "/v1/audio/voices/import", headers: Self.authorised)
+            #expect(garbage.status == .badRequest && String(buffer: garbage.body).contains("not a Warble voice profile"))
+            let unknown = try await client.execute(uri: "/v1/audio/voices/nobody/export", method: .get, headers: Self.authorised)
+            #expect(unknown.status == .notFound)
+            let noKey = try await client.execute(uri: "/v1/audio/voices/nana/export", method: .get, headers: [:])
+            #expect(noKey.status == .unauthorized)
         }
     }
 

@@ -2,7 +2,9 @@
 (Kokoro's search, a small budget), find the new voice in Speak and speak with it, play a sample."""
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 
 from tools.studio.harness import Studio, main
 
@@ -54,6 +56,29 @@ def run(studio: Studio) -> None:
     studio.check(page.eval_on_selector("#speak-audio", "a => a.currentTime > 0 || !a.paused"),
                  "voices: Speak plays the new voice")
     page.click("#speak-stop")
+
+    # Export the voice, rename it, and import the export back under its old name.
+    page.click("#tab-voices")
+    page.select_option("#voices-list", NAME)
+    with page.expect_download() as download:
+        page.click("#voices-export")
+    exported = json.loads(Path(download.value.path()).read_text())
+    studio.check(exported.get("format") == "warble-voice" and exported.get("profile", {}).get("id") == NAME,
+                 f"voices: Export downloads {download.value.suggested_filename}, a checksummed warble-voice file of {NAME}")
+    page.fill("#voices-new-name", NAME + "-2")
+    page.click("#voices-rename")
+    page.wait_for_function(f"() => document.querySelector('#voices-list')?.value === '{NAME}-2'")
+    names = page.eval_on_selector("#voices-list", "s => [...s.options].map(o => o.value)")
+    studio.check(NAME + "-2" in names and NAME not in names, f"voices: Rename renamed {NAME} to {NAME}-2")
+    page.fill("#voices-new-name", "")
+    page.set_input_files("#voices-import-file", download.value.path())
+    page.wait_for_function(f"() => document.querySelector('#voices-list')?.value === '{NAME}'")
+    names = page.eval_on_selector("#voices-list", "s => [...s.options].map(o => o.value)")
+    studio.check(NAME in names and NAME + "-2" in names, f"voices: Import brought the export back as {NAME}: {page.inner_text('#voices-message')}")
+    page.set_input_files("#voices-import-file", download.value.path())
+    page.wait_for_function("() => document.querySelector('#voices-message').className.includes('error')")
+    studio.check("already has" in page.inner_text("#voices-message"),
+                 f"voices: importing it again is refused: {page.inner_text('#voices-message')}")
     page.context.close()
 
 

@@ -1,5 +1,6 @@
 // Voices: the voice list (GET /v1/audio/voices), a sample of any voice (POST /v1/audio/speech), deleting a
-// library voice (DELETE /v1/audio/voices/{id}), and cloning one (POST /v1/audio/voices, multipart) from a clip
+// library voice (DELETE /v1/audio/voices/{id}), renaming (POST …/{id}/rename), exporting (GET …/{id}/export) and
+// importing one (POST /v1/audio/voices/import), and cloning one (POST /v1/audio/voices, multipart) from a clip
 // recorded from the microphone (to 16-bit WAV in the page) or uploaded, with its length and loudness shown and
 // the consent the CLI asks for; the clone's progress (a Kokoro search's rounds) comes as server-sent events.
 import { events, fillVoices } from './speak.js';
@@ -37,6 +38,12 @@ export function mount(root, api) {
       <div><label for="voices-list">Voice</label><select id="voices-list"></select></div>
       <button id="voices-sample" type="button">Play a sample</button>
       <button id="voices-delete" type="button">Delete this voice</button>
+    </div>
+    <div class="row">
+      <div><label for="voices-new-name">New name</label><input id="voices-new-name" type="text" autocomplete="off" maxlength="64"></div>
+      <button id="voices-rename" type="button">Rename</button>
+      <button id="voices-export" type="button">Export</button>
+      <div><label for="voices-import-file">Import an exported voice</label><input id="voices-import-file" type="file" accept=".json,application/json"></div>
     </div>
     <audio id="voices-audio" controls aria-label="Voice sample"></audio>
     <h3>Clone a voice</h3>
@@ -111,6 +118,48 @@ export function mount(root, api) {
       await refresh();
       say(`Deleted ${id}.`, 'ok');
     } catch (error) { say(`${id} could not be deleted: ${error.message}`, 'error'); }
+  });
+
+  $('voices-rename').addEventListener('click', async () => {
+    const id = list.value, newName = $('voices-new-name').value.trim();
+    if (!id) return say('Choose a voice first.', 'error');
+    if (!newName) { $('voices-new-name').focus(); return say('Type the new name first.', 'error'); }
+    try {
+      await api.fetch(`/v1/audio/voices/${encodeURIComponent(id)}/rename`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: newName }),
+      });
+      await refresh(newName);
+      say(`Renamed ${id} to ${newName}.`, 'ok');
+    } catch (error) { say(`${id} could not be renamed: ${error.message}`, 'error'); }
+  });
+
+  $('voices-export').addEventListener('click', async () => {
+    const id = list.value;
+    if (!id) return say('Choose a voice first.', 'error');
+    try {
+      const response = await api.fetch(`/v1/audio/voices/${encodeURIComponent(id)}/export`);
+      api.download(await response.blob(), `${id}.warble-voice.json`);
+      say(`Exported ${id}: the file imports with warble voice import or here.`, 'ok');
+    } catch (error) { say(`${id} could not be exported: ${error.message}`, 'error'); }
+  });
+
+  $('voices-import-file').addEventListener('change', async (event) => {
+    const chosen = event.target.files?.[0];
+    if (!chosen) return;
+    const form = new FormData();
+    form.append('file', chosen, chosen.name);
+    const newName = $('voices-new-name').value.trim();
+    if (newName) form.append('name', newName);
+    try {
+      const response = await api.fetch('/v1/audio/voices/import', { method: 'POST', body: form });
+      const result = await response.json();
+      await refresh(result.id);
+      say(`Imported ${result.id} (${result.model}).`, 'ok');
+    } catch (error) {
+      say(`${chosen.name} could not be imported: ${error.message}`, 'error');
+    } finally {
+      event.target.value = '';
+    }
   });
 
   /// Reads a clip (Blob), shows its length and loudness; a file the browser cannot decode is refused here.

@@ -41,6 +41,32 @@ struct ServerVoiceLibrary: VoiceLibraryBackend {
         }
     }
 
+    func renameVoice(_ id: String, to newName: String) async throws {
+        do {
+            try engine.library.rename(id, to: newName)
+        } catch let error as VoiceLibraryError {
+            throw engine.library.snapshot().profile(id) == nil ? ModelError(.unknownVoice, error.message) : ModelError(.badInput, error.message)
+        }
+    }
+
+    func exportVoice(_ id: String) async throws -> Data {
+        guard let profile = engine.library.snapshot().profile(id) else {
+            throw ModelError(.unknownVoice, "the voice library has no voice '\(id)'")
+        }
+        return try VoiceProfileFile.encode(profile)
+    }
+
+    func importVoice(_ file: Data, name: String?, replacing: Bool) async throws -> VoiceUploadResult {
+        do {
+            var profile = try VoiceProfileFile.decode(file, source: "the uploaded file")
+            if let name { (profile.id, profile.displayName) = (name, name) }
+            try engine.library.add(profile, replacing: replacing)
+            return VoiceUploadResult(id: profile.id, model: profile.model)
+        } catch let error as VoiceLibraryError {
+            throw ModelError(.badInput, error.message)
+        }
+    }
+
     /// The engine's clone event as the server reports it.
     static func progress(_ event: VoiceCloneEvent) -> VoiceCloneProgress {
         switch event {

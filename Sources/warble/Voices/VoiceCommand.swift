@@ -112,13 +112,9 @@ struct VoiceRenameCommand: AsyncParsableCommand {
     var newName: String
 
     func run() async throws {
-        var profile = try VoiceLibraryAccess.profile(name)
-        let library = VoiceLibraryAccess.library
-        profile.id = newName
-        if profile.displayName == name { profile.displayName = newName }
+        _ = try VoiceLibraryAccess.profile(name)
         do {
-            try library.add(profile)
-            try library.remove(name)
+            try VoiceLibraryAccess.library.rename(name, to: newName)
         } catch let error as VoiceLibraryError {
             throw ValidationError(error.message)
         }
