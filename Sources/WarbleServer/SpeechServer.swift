@@ -25,12 +25,15 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let metrics: ServerMetrics
     /// The loaded models and their load times, for `/metrics` (nil: none reported).
     public let models: (any ModelStatusBackend)?
+    /// What the live caption sessions (`/v1/audio/live`) recognise with.
+    public let live: any LiveRecognitionBackend
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
                 voiceLibrary: (any VoiceLibraryBackend)? = nil, translator: any TranslationBackend = NoTranslationBackend(),
                 history: (any HistoryBackend)? = nil, models: (any ModelStatusBackend)? = nil,
-                configuration: ServerConfiguration = .init()) {
+                live: any LiveRecognitionBackend = NoLiveRecognitionBackend(), configuration: ServerConfiguration = .init()) {
         self.models = models
+        self.live = live
         self.readiness = Readiness()
         self.metrics = ServerMetrics()
         self.backend = backend
@@ -90,6 +93,12 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         }
         let textTranslation = TextTranslationRoute(backend: translator, configuration: configuration, admission: admission)
         on(.post, "/v1/text/translations") { request, context in try await textTranslation.handle(request, context: context) }
+        let liveRoutes = LiveRoutes(backend: live, translator: translator, catalog: recognition, configuration: configuration,
+                                    sessions: LiveSessions(limit: configuration.maxLiveSessions, idle: configuration.idleTimeout))
+        on(.post, "/v1/audio/live") { request, _ in try await liveRoutes.open(request) }
+        on(.post, "/v1/audio/live/:id/audio") { request, context in try await liveRoutes.audio(request, id: context.parameters.require("id")) }
+        on(.get, "/v1/audio/live/:id/events") { request, context in try await liveRoutes.events(request, id: context.parameters.require("id")) }
+        on(.delete, "/v1/audio/live/:id") { _, context in try await liveRoutes.end(id: context.parameters.require("id")) }
         let historyRoutes = HistoryRoutes(backend: history, configuration: configuration)
         on(.get, "/v1/history") { request, _ in try await historyRoutes.list(request) }
         on(.get, "/v1/history/:id") { _, context in try await historyRoutes.show(context.parameters.require("id")) }

@@ -95,17 +95,6 @@ struct TextTranslationRoute: Sendable {
     }
 
     private func decode(_ request: inout Request) async throws -> Body {
-        let limit = configuration.maxBodyBytes
-        let tooLarge = APIError(.contentTooLarge, "the request body is larger than the \(limit)-byte limit", code: "request_too_large")
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
-        let buffer: ByteBuffer
-        do { buffer = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw tooLarge
-        }
-        do {
-            return try JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
-        } catch {
-            throw APIError(translating: error)
-        }
+        try await BoundedBody.decode(Body.self, from: &request, limit: configuration.maxBodyBytes)
     }
 }
