@@ -47,6 +47,33 @@ struct LiveRoutes: Sendable {
         var seconds: Double
     }
 
+    struct Offer: Encodable {
+        struct Model: Encodable {
+            var id: String
+            var languages: [String]
+        }
+        var object = "live.options"
+        var models: [Model]
+        var defaultModel: String?
+        var sampleRate = LiveSession.sampleRate
+        var format = "s16le"
+        var maxChunkBytes = LiveRoutes.maxChunkBytes
+        var sessions: Int
+        var maxSessions: Int
+    }
+
+    /// What a session can be opened with: the recognition models (the one `whisper-1` stands for first), the
+    /// audio format, and the sessions open.
+    func offer() async -> Response {
+        let installed = await catalog.backend.recognitionModels()
+        let preferred = configuration.defaultTranscriptionModel
+        let models = installed.filter { $0.id == preferred } + installed.filter { $0.id != preferred }
+        let offer = Offer(models: models.map { .init(id: $0.id, languages: $0.languages) },
+                          defaultModel: models.first?.id, sessions: await sessions.count, maxSessions: sessions.limit)
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: APIJSON.encode(offer))))
+    }
+
     func open(_ request: Request) async throws -> Response {
         var request = request
         let options = try await BoundedBody.decode(Options.self, from: &request, limit: configuration.maxBodyBytes)
@@ -96,6 +123,11 @@ struct LiveRoutes: Sendable {
         let sessions = self.sessions
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .connection: "close"],
                         body: ResponseBody { writer in
+            // The session is gone before the stream's end reaches the client.
+            let close = { @Sendable in
+                await sessions.end(id)
+                await session.cancel(reason: nil)
+            }
             do {
                 try await request.body.consumeWithCancellationOnInboundClose { _ in
                     for await event in events {
@@ -103,14 +135,12 @@ struct LiveRoutes: Sendable {
                         try await writer.write(ByteBuffer(bytes: event))
                     }
                 }
-                try await writer.finish(nil)
             } catch {
-                await sessions.end(id)
-                await session.cancel(reason: nil)
+                await close()
                 throw error
             }
-            await sessions.end(id)
-            await session.cancel(reason: nil)
+            await close()
+            try await writer.finish(nil)
         })
     }
 

@@ -95,6 +95,7 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         on(.post, "/v1/text/translations") { request, context in try await textTranslation.handle(request, context: context) }
         let liveRoutes = LiveRoutes(backend: live, translator: translator, catalog: recognition, configuration: configuration,
                                     sessions: LiveSessions(limit: configuration.maxLiveSessions, idle: configuration.idleTimeout))
+        on(.get, "/v1/audio/live") { _, _ in await liveRoutes.offer() }
         on(.post, "/v1/audio/live") { request, _ in try await liveRoutes.open(request) }
         on(.post, "/v1/audio/live/:id/audio") { request, context in try await liveRoutes.audio(request, id: context.parameters.require("id")) }
         on(.get, "/v1/audio/live/:id/events") { request, context in try await liveRoutes.events(request, id: context.parameters.require("id")) }

@@ -48,6 +48,7 @@ import WarbleSpeech
                   _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var configuration = ServerConfiguration()
         configuration.maxLiveSessions = sessions
+        configuration.defaultTranscriptionModel = "whisper-tiny.en"
         let server = SpeechServer(backend: FakeSpeechBackend(), transcriber: TranscriptionFakeBackend(),
                                   translator: TextTranslationRouteTests.Reverser(), live: live, configuration: configuration)
         try await Application(router: server.makeRouter()).test(.router) { client in try await body(client) }
@@ -155,6 +156,18 @@ import WarbleSpeech
             let notJSON = try await client.execute(uri: "/v1/audio/live", method: .post, body: ByteBuffer(string: "{"))
             #expect(notJSON.status == .badRequest)
             #expect(try ErrorBody(notJSON).error.code == "invalid_json")
+        }
+    }
+
+    @Test func theOfferListsModelsAndTheFormat() async throws {
+        try await withLive { client in
+            let offer = try object(try await client.execute(uri: "/v1/audio/live", method: .get))
+            let models = try #require(offer["models"] as? [[String: Any]])
+            #expect(models.compactMap { $0["id"] as? String } == ["whisper-tiny.en", "whisper-base"])
+            #expect(offer["default_model"] as? String == "whisper-tiny.en")
+            #expect(offer["sample_rate"] as? Int == 16_000)
+            #expect(offer["format"] as? String == "s16le")
+            #expect(offer["max_sessions"] as? Int == 2)
         }
     }
 
