@@ -44,10 +44,11 @@ import WarbleSpeech
         }
     }
 
-    func withLive(sessions: Int = 2, live: any LiveRecognitionBackend = FakeLive(),
+    func withLive(sessions: Int = 2, idle: Duration = .seconds(60), live: any LiveRecognitionBackend = FakeLive(),
                   _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var configuration = ServerConfiguration()
         configuration.maxLiveSessions = sessions
+        configuration.idleTimeout = idle
         configuration.defaultTranscriptionModel = "whisper-tiny.en"
         let server = SpeechServer(backend: FakeSpeechBackend(), transcriber: TranscriptionFakeBackend(),
                                   translator: TextTranslationRouteTests.Reverser(), live: live, configuration: configuration)
@@ -156,6 +157,21 @@ import WarbleSpeech
             let notJSON = try await client.execute(uri: "/v1/audio/live", method: .post, body: ByteBuffer(string: "{"))
             #expect(notJSON.status == .badRequest)
             #expect(try ErrorBody(notJSON).error.code == "invalid_json")
+        }
+    }
+
+    /// A session without audio expires after the idle time even while a reader waits: the reader's stream ends
+    /// with `session_expired` (the GET returns only once the session has expired, so nothing here sleeps).
+    @Test func anIdleSessionExpires() async throws {
+        try await withLive(idle: .milliseconds(50)) { client in
+            let id = try #require(try object(try await open(client, [:]))["id"] as? String)
+            let stream = try await client.execute(uri: "/v1/audio/live/\(id)/events", method: .get)
+            let last = try #require(try Self.events(stream).last)
+            #expect(last["type"] as? String == "error")
+            #expect((last["error"] as? [String: Any])?["code"] as? String == "session_expired")
+            #expect(try await client.execute(uri: "/v1/audio/live/\(id)/audio", method: .post, body: Self.pcm(seconds: 0.1, loud: false))
+                .status == .notFound)
+            #expect(try object(try await client.execute(uri: "/v1/audio/live", method: .get))["sessions"] as? Int == 0)
         }
     }
 
