@@ -98,6 +98,8 @@ let package = Package(
             name: "WarbleServer",
             dependencies: [
                 "WarbleSpeech", "WarbleAudio", "WarbleText",
+                // GET /v1/bench/report reads `warble bench report`'s report.json with its own types.
+                "WarbleBenchReport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // The HTTP/1 channel, wrapped with the connection cap and read timeouts (GuardedHTTP1Channel).
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -203,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "WarbleServerTests",
             dependencies: [
-                "WarbleServer", "WarbleSpeech", "WarbleAudio", "WarbleText",
+                "WarbleServer", "WarbleSpeech", "WarbleAudio", "WarbleText", "WarbleBenchReport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // Bare TCP connections (RawConnection): half a request, a stall, a hang-up.
                 .product(name: "NIOCore", package: "swift-nio"),

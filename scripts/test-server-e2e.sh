@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test of `warble serve`: builds warble, starts the server on a free loopback port with an
 # API key and --history, runs tools/server/e2e.py (OpenAI's Python client, curl, a raw socket that disconnects),
-# which ends by sending SIGTERM during a request; then checks the server exited cleanly.
+# which ends by sending SIGTERM during a request; then checks the server exited cleanly. Then the model routes
+# (scripts/test-server-models.sh: pull from the Hub imitation, list, remove; about 12 s).
 # Needs the default voices (scripts/setup.sh), the Python tools (scripts/python-env.sh) and the
 # fixtures of tools/cosyvoice3, tools/chatterbox and tools/neutts (scripts/test.sh makes them), installed
 # beside the models as `cosyvoice3`, `chatterbox-turbo`, `neutts-nano` and `neucodec`.
@@ -64,5 +65,14 @@ elif wait "$pid"; then
 else
     echo "FAIL the server exited with status $? after SIGTERM"; failed=$((failed + 1))
 fi
+((failed == 0)) || { echo "server: $passed passed, $failed failed"; echo "--- server log ---" >&2; cat "$log" >&2; die "server end-to-end test failed"; }
+
+# The model routes (pull from the Hub imitation, remove): a server of their own (scripts/test-server-models.sh).
+models_report="$(mktemp)"
+trap 'cleanup; rm -f "$report" "$models_report"' EXIT
+"$warble_root/scripts/test-server-models.sh" "$warble" | tee "$models_report" || true
+read -r models_passed models_failed < <(sed -n 's/^e2e_models.py: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$models_report") || true
+[[ -n "${models_passed:-}" ]] || { echo "FAIL e2e_models.py ended before its summary (see above)"; models_passed=0; models_failed=1; }
+passed=$((passed + models_passed)); failed=$((failed + models_failed))
 echo "server: $passed passed, $failed failed"
-((failed == 0)) || { echo "--- server log ---" >&2; cat "$log" >&2; die "server end-to-end test failed"; }
+((failed == 0)) || die "server end-to-end test failed"

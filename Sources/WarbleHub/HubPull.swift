@@ -67,7 +67,8 @@ public struct HubPull: Sendable {
             let (plan, source) = try await PyPIPlan.make(entry, store: installer.store, tools: tools)
             return try await install(plan, source)
         }
-        if reference.family == "piper", reference.repo == nil {
+        let form = ModelFamilies.builtIn.pullForm(of: reference.family)
+        if case .listed = form, reference.repo == nil {
             let catalogue = try await PiperVoiceCatalogue.load(client: client, store: installer.store, revision: reference.revision)
             let voice = try catalogue.voice(reference.name)
             guard let commit = catalogue.commit else {
@@ -77,7 +78,7 @@ public struct HubPull: Sendable {
             return try await install(try await PiperVoiceCatalogue.plan(voice, source: source, tools: tools), source)
         }
         let templated = reference.repo == nil ? catalogue.templated(reference.name) : nil
-        guard let entry = reference.family == "piper" || reference.family == "whisper"
+        guard let entry = form != nil
             ? catalogue.entry(family: reference.family) : templated?.entry ?? catalogue.entry(reference.name) else {
             throw HubError(.notFound, "the catalogue has no \(reference)")
         }
@@ -85,16 +86,17 @@ public struct HubPull: Sendable {
         let repo = reference.repo ?? variantRepo ?? entry.repo(size: templated?.size ?? reference.name)
         let commit = try await client.commit(repo: repo, revision: reference.revision)
         let source = HubModelSource(client: client, repo: repo, commit: commit)
-        switch reference.family {
-        case "piper":
-            return try await install(try await HubRepositoryVoice.plan(repo: repo, source: source, tools: tools), source)
-        case "whisper":
+        switch form {
+        case .listed(let prefix, _):
+            return try await install(try await HubRepositoryVoice.plan(repo: repo, family: reference.family, listedPrefix: prefix,
+                                                                       source: source, tools: tools), source)
+        case .sized:
             return try await install(try await WhisperHubCatalogue.plan(entry, id: id, source: source, tools: tools), source)
-        case "kokoro":
+        case nil where entry.layout == "voice-tables":
             let files = try await client.tree(repo: repo, revision: commit)
             return try await install(try KokoroHubCatalogue.plan(entry, variant: reference.variant, repo: repo, files: files,
                                                                  tools: tools, id: id), source)
-        default:
+        case nil:
             let files = try await client.tree(repo: repo, revision: commit)
             if entry.convert != nil {
                 return try await install(try ConvertedRepositoryPlan.plan(entry, variant: reference.variant, repo: repo, tree: files, id: id,

@@ -14,7 +14,6 @@ public enum KokoroHubCatalogue {
     ]
     static let styleBytes: Int64 = 510 * 256 * 4
 
-    static let fuser = "tools/models/fuse_kokoro.py"
 
     /// The plan of `variant` from the repository's file list. With the project's tools the model's
     /// Snake activations and AdaIN blocks are fused into Warble's operators on pull
@@ -24,6 +23,7 @@ public enum KokoroHubCatalogue {
     public static func plan(_ catalogued: ModelCatalogue.Entry, variant: String?, repo: String, files: [HubClient.TreeEntry],
                             tools: ConversionTools?, id: String) throws -> ModelInstaller.Plan {
         let variant = variant ?? catalogued.defaultVariant ?? "default"
+        let fuser = catalogued.fuse ?? ""
         guard let modelPath = try catalogued.files(variant: variant).files.first(where: { $0.hasSuffix(".onnx") }) else {
             throw HubError(.unexpected, "the catalogue names no .onnx file for \(catalogued.id):\(variant)")
         }
@@ -52,7 +52,7 @@ public enum KokoroHubCatalogue {
         return ModelInstaller.Plan(id: id, files: plannedFiles, convert: { downloaded, output in
             try ConversionSteps.carryOver(downloaded, into: output)
             var failure: (any Error)?
-            if let tools {
+            if let tools, !fuser.isEmpty {
                 do {
                     let counts = try JSONDecoder().decode([String: Int].self, from: try await tools.run(fuser, [
                         output.appendingPathComponent(modelPath).path, output.appendingPathComponent(fused).path]))
@@ -76,7 +76,7 @@ public enum KokoroHubCatalogue {
                 let language = languages[name.first!]!
                 if language.espeak != "en-us" { voiceLanguages[name] = language.espeak }
                 let gender = name.dropFirst().first == "f" ? "female" : "male"
-                described.append(.init(id: "kokoro-\(name)", language: language.tag, gender: gender, displayName: name))
+                described.append(.init(id: "\(catalogued.family)-\(name)", language: language.tag, gender: gender, displayName: name))
             }
             let config = KokoroConfiguration(
                 model: isFused ? fused : modelPath, vocab: "tokenizer.json", voices: Dictionary(uniqueKeysWithValues: names.map { ($0, "voices/\($0).bin") }),
@@ -84,7 +84,7 @@ public enum KokoroHubCatalogue {
                 espeakVoice: "en-us", defaultVoice: names.contains("af_heart") ? "af_heart" : names.first { $0.hasPrefix("a") } ?? names[0],
                 voiceLanguages: voiceLanguages)
             var manifest = ModelManifest(
-                id: id, family: "kokoro", displayName: "Kokoro 82M v1.0 (\(variant))",
+                id: id, family: catalogued.family, displayName: "Kokoro 82M v1.0 (\(variant))",
                 licence: catalogued.licence,
                 source: "", sampleRate: 24000, languages: Array(Set(described.map(\.language))).sorted(), voices: described,
                 files: entries, config: try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(config)))

@@ -76,11 +76,20 @@ public struct ModelCatalogue: Sendable, Decodable {
         public var converterFiles: [String]
         /// What `voice add` says when the family can clone only once something more is installed.
         public var cloneHint: String?
+        /// How the Hub repository is planned when it is not taken file by file as published: `voice-tables` (an ONNX
+        /// graph, its tokenizer and a folder of raw style tables, fused into Warble's operators on pull by `fuse`).
+        public var layout: String?
+        /// The project tool that fuses the graph into Warble's operators on pull (`layout` `voice-tables`).
+        public var fuse: String?
+        /// The project tool that widens an `fp16` variant's graphs to f32 on pull (they run slower on a CPU as published).
+        public var widenFP16: String?
+        /// The project tool that converts a backbone published as `model.safetensors` only into `onnx/model.onnx` on pull.
+        public var convertSafetensors: String?
         public var isPyPI: Bool { !wheels.isEmpty }
 
         enum CodingKeys: String, CodingKey {
             case id, family, repo, licence, gated, languages, speakers, sampleRate, defaultVariant, variants, sizes, sizeLanguages, sizeBytes, sizeRepos, convert,
-                 needs, about, wheels, converterFiles, cloneHint
+                 needs, about, wheels, converterFiles, cloneHint, layout, fuse, widenFP16, convertSafetensors
         }
 
         public init(from decoder: any Decoder) throws {
@@ -107,6 +116,10 @@ public struct ModelCatalogue: Sendable, Decodable {
             wheels = try c.decodeIfPresent([String].self, forKey: .wheels) ?? []
             converterFiles = try c.decodeIfPresent([String].self, forKey: .converterFiles) ?? []
             cloneHint = try c.decodeIfPresent(String.self, forKey: .cloneHint)
+            layout = try c.decodeIfPresent(String.self, forKey: .layout)
+            fuse = try c.decodeIfPresent(String.self, forKey: .fuse)
+            widenFP16 = try c.decodeIfPresent(String.self, forKey: .widenFP16)
+            convertSafetensors = try c.decodeIfPresent(String.self, forKey: .convertSafetensors)
             if !wheels.isEmpty, convert == nil {
                 throw DecodingError.dataCorruptedError(forKey: .convert, in: c, debugDescription: "\(id): PyPI wheels need a convert tool")
             }

@@ -5,7 +5,10 @@ import WarbleModels
 /// Piper's catalogue: `voices.json` of `rhasspy/piper-voices`, read at pull time (new voices appear
 /// there) and kept in `$WARBLE_HOME/cache/hub/rhasspy--piper-voices/voices.json` for listing offline.
 public struct PiperVoiceCatalogue: Sendable {
-    public static let repo = "rhasspy/piper-voices"
+    /// The family pulled from this listing (`PullReferenceForm.listed`) and how its voices are referred to and installed.
+    static let listed = PullForms.listed.first ?? PullForms.Listed(family: "", prefix: "", installedPrefix: "")
+    /// The listing's repository: the catalogue's Hub entry of that family.
+    public static let repo = (try? ModelCatalogue.load())?.models.first { $0.family == listed.family && !$0.isPyPI }?.repo ?? ""
     public static let path = "voices.json"
 
     public struct Voice: Sendable, Decodable, Equatable {
@@ -70,7 +73,7 @@ public struct PiperVoiceCatalogue: Sendable {
 
     /// Where the last catalogue read is kept.
     public static func cacheURL(store: ModelStore) -> URL {
-        store.home.appendingPathComponent("cache/hub/rhasspy--piper-voices/voices.json")
+        store.home.appendingPathComponent("cache/hub/" + repo.replacingOccurrences(of: "/", with: "--") + "/" + path)
     }
 
     /// The catalogue at `revision` from the Hub (cached for offline use), or the cached copy when
@@ -101,7 +104,7 @@ public struct PiperVoiceCatalogue: Sendable {
         let locale = key.split(separator: "-").first.map(String.init) ?? key
         let near = voices.keys.filter { $0.hasPrefix(locale) || $0.localizedCaseInsensitiveContains(key) }.sorted()
         throw HubError(.notFound, "\(Self.repo) has no voice '\(key)'"
-            + (near.isEmpty ? "; see warble models available --family piper" : "; did you mean "
+            + (near.isEmpty ? "; see warble models available --family \(Self.listed.family)" : "; did you mean "
                 + near.prefix(8).joined(separator: ", ") + (near.count > 8 ? " (\(near.count) in all)" : "") + "?"))
     }
 
@@ -125,7 +128,7 @@ public struct PiperVoiceCatalogue: Sendable {
             remote.md5 = listed.md5Digest?.lowercased()
             files.append((remote, name))
         }
-        return piperPlan(id: "piper-\(voice.key)", key: voice.key, language: voice.languageTag, files: files, tools: tools)
+        return piperPlan(id: listed.installedPrefix + voice.key, key: voice.key, language: voice.languageTag, files: files, tools: tools)
     }
 
     /// The plan of a Piper voice whose files are `model.onnx`, `config.json` and maybe `MODEL_CARD`
@@ -158,7 +161,7 @@ public struct PiperVoiceCatalogue: Sendable {
             let files = PiperModelConfiguration(config: "config.json", model: "model.onnx", split: split,
                                                 voiceSpeakers: voiceSpeakers.isEmpty ? nil : voiceSpeakers)
             var manifest = ModelManifest(
-                id: id, family: "piper", displayName: "Piper \(key)", licence: licence(card: card),
+                id: id, family: listed.family, displayName: "Piper \(key)", licence: licence(card: card),
                 source: "", sampleRate: configuration.audio.sampleRate, languages: [language],
                 voices: voices, files: entries,
                 config: try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(files)))
@@ -187,6 +190,6 @@ public struct PiperVoiceCatalogue: Sendable {
         let line = card.split(whereSeparator: \.isNewline).first { $0.lowercased().contains("license:") }
         let dataset = line.flatMap { $0.split(separator: ":", maxSplits: 1).last }
             .map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        return "MIT (Piper voice, rhasspy/piper-voices); training data: " + (dataset ?? "see the voice's MODEL_CARD")
+        return "MIT (Piper voice, \(repo)); training data: " + (dataset ?? "see the voice's MODEL_CARD")
     }
 }

@@ -15,12 +15,8 @@ enum RepositoryPlan {
             .min { ($0.path.count, $0.path) < ($1.path.count, $1.path) }
     }
 
-    /// Widens CosyVoice 3's fp16 graphs to f32 on pull: on a CPU they run slower than f32 ones
-    /// (scripts/bench-cosyvoice3.sh), and widened they run as fast at half the download.
-    static let widener = "tools/cosyvoice3/widen_fp16.py"
-
-    /// Turns a NeuTTS backbone published as safetensors into the ONNX graph the family runs.
-    static let backboneConverter = "tools/neutts/convert.py"
+    /// Where the catalogue's `convertSafetensors` tool writes the backbone (a NeuTTS backbone published as
+    /// safetensors becomes the ONNX graph the family runs).
     static let convertedBackbone = ["onnx/model.onnx", "onnx/model.onnx_data"]
 
     /// The catalogue's variants of `entry` whose every file the repository's tree has, sorted.
@@ -73,7 +69,10 @@ enum RepositoryPlan {
         let names = Dictionary(chosen.map { ($0.name, $0.entry.path) }, uniquingKeysWith: { a, _ in a })
         let variantName = variant ?? entry.defaultVariant
         let widened = chosen.map(\.entry.path).filter { $0.hasSuffix(".onnx") && $0.contains("fp16") }
-        let widens = entry.family == "cosyvoice3" && variantName == "fp16" && !widened.isEmpty
+        // The catalogue's `widenFP16` tool widens fp16 graphs to f32 on pull (CosyVoice 3's: on a CPU they run slower than
+        // f32 ones, scripts/bench-cosyvoice3.sh, and widened they run as fast at half the download).
+        let widener = entry.widenFP16 ?? ""
+        let widens = !widener.isEmpty && variantName == "fp16" && !widened.isEmpty
         let widen: @Sendable (URL, URL) async throws -> Void = { downloaded, output in
             try ConversionSteps.carryOver(downloaded, into: output)
             var failure: (any Error)?
@@ -90,7 +89,8 @@ enum RepositoryPlan {
         }
         // A NeuTTS backbone published as safetensors only (the authors' repositories) is converted to
         // ONNX on pull; a repository that has the ONNX export is taken as it is.
-        let convertsBackbone = entry.family == "neutts" && paths.contains("model.safetensors") && !paths.contains("onnx/model.onnx")
+        let backboneConverter = entry.convertSafetensors ?? ""
+        let convertsBackbone = !backboneConverter.isEmpty && paths.contains("model.safetensors") && !paths.contains("onnx/model.onnx")
         if convertsBackbone {
             guard let tools else {
                 throw ModelInstallError("\(id) is published as safetensors and converted to ONNX on pull by \(backboneConverter), which "

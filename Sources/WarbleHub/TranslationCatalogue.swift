@@ -12,10 +12,14 @@ public struct TranslationCatalogue: Sendable {
     }
 
     public let models: [Model]
+    /// The Hub repository template and family of the catalogue's pairs by size (`{size}` is the pair), for hints.
+    let pairRepository: (repo: String, family: String)?
 
     public init(_ catalogue: ModelCatalogue) {
         var models: [Model] = []
+        var pairRepository: (repo: String, family: String)?
         for entry in catalogue.models {
+            if pairRepository == nil, !entry.isPyPI, !entry.sizeLanguages.isEmpty { pairRepository = (entry.repo, entry.family) }
             if entry.isPyPI, entry.languages.count == 2, entry.sizes.isEmpty {
                 models.append(Model(reference: "pypi:\(entry.id)", pair: LanguagePair(source: entry.languages[0], target: entry.languages[1])))
             }
@@ -27,6 +31,7 @@ public struct TranslationCatalogue: Sendable {
             }
         }
         self.models = models
+        self.pairRepository = pairRepository
     }
 
     public static func load() -> TranslationCatalogue? { (try? ModelCatalogue.load()).map(TranslationCatalogue.init) }
@@ -57,8 +62,10 @@ public struct TranslationCatalogue: Sendable {
             let through = models(for: pair).isEmpty ? " (through English)" : ""
             return "; install it with: warble models pull \(pulls.joined(separator: " "))\(through)"
         }
-        return "; the catalogue has no model for \(pair), directly or through English (warble models available --task translation "
-            + "--from \(pair.source) lists what translates from \(pair.source); hf:Helsinki-NLP/opus-mt-\(LanguageCode.primary(pair.source))-"
-            + "\(LanguageCode.primary(pair.target)) --family marian pulls a repository the catalogue does not list)"
+        let lists = "warble models available --task translation --from \(pair.source) lists what translates from \(pair.source)"
+        guard let pairRepository else { return "; the catalogue has no model for \(pair), directly or through English (\(lists))" }
+        let repo = pairRepository.repo.replacingOccurrences(of: "{size}", with: "\(LanguageCode.primary(pair.source))-\(LanguageCode.primary(pair.target))")
+        return "; the catalogue has no model for \(pair), directly or through English (\(lists); hf:\(repo) --family "
+            + "\(pairRepository.family) pulls a repository the catalogue does not list)"
     }
 }

@@ -8,15 +8,16 @@ import WarbleEngine
 /// Python environment).
 public enum WhisperHubCatalogue {
     /// The sizes the catalogue lists. Empty when the catalogue is missing.
-    public static var sizes: [String] { (try? ModelCatalogue.load().entry(family: "whisper")?.sizes) ?? [] }
-
     /// The plan of `catalogued`'s files (its `files`, the first published of each `oneOf` group, its
     /// `optional` ones when published) from `source`, installed as `id`.
     public static func plan(_ catalogued: ModelCatalogue.Entry, id: String, source: HubModelSource,
                             tools: ConversionTools?) async throws -> ModelInstaller.Plan {
         // Before anything is downloaded: the conversion must be able to run.
+        guard let converter = catalogued.convert else {
+            throw ModelInstallError("the catalogue names no converter for \(catalogued.id)")
+        }
         guard let tools else {
-            throw ModelInstallError("\(id) is converted from CTranslate2 to ONNX on pull by tools/whisper/convert_ct2.py, "
+            throw ModelInstallError("\(id) is converted from CTranslate2 to ONNX on pull by \(converter), "
                 + "which this warble cannot find: run it from a Warble checkout (after scripts/python-env.sh) or set "
                 + "WARBLE_SOURCE_ROOT to one")
         }
@@ -36,14 +37,14 @@ public enum WhisperHubCatalogue {
         }
         let origin = source.origin
         return ModelInstaller.Plan(id: id, files: planned, convert: { downloaded, output in
-            try await tools.run("tools/whisper/convert_ct2.py", [downloaded.path, output.path, "--id", id,
+            try await tools.run(converter, [downloaded.path, output.path, "--id", id,
                                                                    "--source", origin])
         }, manifest: { directory, _ in
             let url = directory.appendingPathComponent("manifest.json")
             do {
                 var manifest = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: url))
                 manifest.licence = catalogued.licence
-                manifest.converter = "tools/whisper/convert_ct2.py"
+                manifest.converter = converter
                 return manifest
             } catch {
                 throw ModelInstallError("the converter wrote no readable \(url.path): \(error)")

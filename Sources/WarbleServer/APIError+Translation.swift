@@ -53,7 +53,7 @@ extension APIError {
         }
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map(\.stringValue).joined(separator: ".")
             return keys.isEmpty ? "" : " at '\(keys)'"

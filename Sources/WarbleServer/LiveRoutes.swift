@@ -76,7 +76,12 @@ struct LiveRoutes: Sendable {
 
     func open(_ request: Request) async throws -> Response {
         var request = request
-        let options = try await BoundedBody.decode(Options.self, from: &request, limit: configuration.maxBodyBytes)
+        let options: Options
+        do {
+            options = try JSONDecoder().decode(Options.self, from: Data(buffer: try await request.collectJSONBody(limit: configuration.maxBodyBytes)))
+        } catch let error as DecodingError {
+            throw APIError(translating: error)
+        }
         let language = try Self.code(options.language, param: "language")
         let target = try Self.code(options.translateTo, param: "translate_to")
         let model = try await catalog.model(options.model ?? RecognitionCatalog.alias, task: .transcribe, language: language)
@@ -105,7 +110,8 @@ struct LiveRoutes: Sendable {
     func audio(_ request: Request, id: String) async throws -> Response {
         let session = try await sessions.session(id)
         var request = request
-        let body = try await BoundedBody.collect(&request, limit: Self.maxChunkBytes)
+        let body = try await request.collectBody(limit: Self.maxChunkBytes, tooLarge: APIError(
+            .contentTooLarge, "an audio chunk is at most \(Self.maxChunkBytes) bytes (2 s): send smaller chunks", code: "request_too_large"))
         guard body.readableBytes > 0, body.readableBytes % 2 == 0 else {
             throw APIError.badRequest("an audio chunk is 16 kHz mono 16-bit little-endian PCM: a whole, non-zero number of "
                 + "2-byte samples, at most \(Self.maxChunkBytes) bytes; got \(body.readableBytes) bytes", code: "invalid_audio")

@@ -124,14 +124,7 @@ struct SpeechRoute<Backend: SpeechBackend>: Sendable {
 
     /// The body, within the size limit, as a speech request.
     private func decode(_ request: inout Request) async throws -> SpeechRequestBody {
-        let limit = configuration.maxBodyBytes
-        let tooLarge = APIError(.contentTooLarge, "the request body is larger than the \(limit)-byte limit",
-                                code: "request_too_large")
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw tooLarge
-        }
+        let body = try await request.collectJSONBody(limit: configuration.maxBodyBytes)
         do {
             return try JSONDecoder().decode(SpeechRequestBody.self, from: Data(buffer: body))
         } catch let error as APIError {

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
@@ -25,14 +26,21 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let metrics: ServerMetrics
     /// The loaded models and their load times, for `/metrics` (nil: none reported).
     public let models: (any ModelStatusBackend)?
+    /// What `/v1/models/available`, `POST /v1/models/pull` and `DELETE /v1/models/{id}` list and change (nil: none).
+    public let modelLibrary: (any ModelLibraryBackend)?
+    /// The folder whose newest `report.json` (of `warble bench report`) `GET /v1/bench/report` serves (nil: none).
+    public let benchReports: URL?
     /// What the live caption sessions (`/v1/audio/live`) recognise with.
     public let live: any LiveRecognitionBackend
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
                 voiceLibrary: (any VoiceLibraryBackend)? = nil, translator: any TranslationBackend = NoTranslationBackend(),
                 history: (any HistoryBackend)? = nil, models: (any ModelStatusBackend)? = nil,
+                modelLibrary: (any ModelLibraryBackend)? = nil, benchReports: URL? = nil,
                 live: any LiveRecognitionBackend = NoLiveRecognitionBackend(), configuration: ServerConfiguration = .init()) {
         self.models = models
+        self.modelLibrary = modelLibrary
+        self.benchReports = benchReports
         self.live = live
         self.readiness = Readiness()
         self.metrics = ServerMetrics()
@@ -80,6 +88,12 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         on(.get, "/metrics") { _, _ in await health.scrape() }
         on(.get, "/v1/models") { _, _ in await info.models() }
         on(.get, "/v1/models/:id") { _, context in try await info.model(context.parameters.require("id")) }
+        let modelRoutes = ModelRoutes(backend: modelLibrary, configuration: configuration)
+        on(.get, "/v1/models/available") { _, _ in try await modelRoutes.available() }
+        on(.post, "/v1/models/pull") { request, context in try await modelRoutes.pull(request, context: context) }
+        on(.delete, "/v1/models/:id") { _, context in try await modelRoutes.remove(context.parameters.require("id")) }
+        let benchRoutes = BenchReportRoutes(folder: benchReports)
+        on(.get, "/v1/bench/report") { _, _ in try benchRoutes.report() }
         on(.get, "/v1/audio/voices") { _, _ in await info.voices() }
         let voiceRoutes = VoiceRoutes(backend: voiceLibrary, configuration: configuration, admission: admission)
         on(.post, "/v1/audio/voices") { request, context in try await voiceRoutes.add(request, context: context) }

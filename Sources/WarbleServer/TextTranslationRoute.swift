@@ -95,6 +95,11 @@ struct TextTranslationRoute: Sendable {
     }
 
     private func decode(_ request: inout Request) async throws -> Body {
-        try await BoundedBody.decode(Body.self, from: &request, limit: configuration.maxBodyBytes)
+        let buffer = try await request.collectJSONBody(limit: configuration.maxBodyBytes)
+        do {
+            return try JSONDecoder().decode(Body.self, from: Data(buffer: buffer))
+        } catch {
+            throw APIError(translating: error)
+        }
     }
 }

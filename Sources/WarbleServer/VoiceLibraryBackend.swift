@@ -48,10 +48,44 @@ public struct VoiceUploadResult: Sendable, Encodable {
     }
 }
 
+/// How a clone is getting on, sent as `voice.progress` events when `POST /v1/audio/voices` is asked for
+/// `text/event-stream`: the clip read, what was heard in it, and a voice search's round by round.
+public struct VoiceCloneProgress: Sendable, Encodable, Equatable {
+    public enum Stage: String, Sendable, Encodable {
+        /// The clip was read and its speech kept.
+        case clip
+        /// Speech recognition heard the clip's words.
+        case transcript
+        /// A voice search started (or resumed from its saved state).
+        case searchStarted = "search_started"
+        /// A search round ended (`fraction` of the budget used, `similarity` the best so far).
+        case searching
+        /// The search speaks its finalists and hears them (`fraction`: finalists judged).
+        case choosing
+    }
+
+    public var type = "voice.progress"
+    public var stage: Stage
+    /// What happened, in a sentence for a person.
+    public var message: String
+    /// How far along, 0…1, when it can be told.
+    public var fraction: Double?
+    /// The best cosine similarity to the clip so far (a search).
+    public var similarity: Double?
+
+    public init(stage: Stage, message: String, fraction: Double? = nil, similarity: Double? = nil) {
+        self.stage = stage
+        self.message = message
+        self.fraction = fraction.map { min(1, max(0, $0)) }
+        self.similarity = similarity
+    }
+}
+
 /// The voice library as the server changes it (`Engine`'s library in `warble serve`).
 public protocol VoiceLibraryBackend: Sendable {
-    /// Clones `upload`'s voice and keeps it; cancelling the calling task stops the work.
-    func addVoice(_ upload: VoiceUpload) async throws -> VoiceUploadResult
+    /// Clones `upload`'s voice and keeps it, telling `progress` how it goes; cancelling the calling task stops the work.
+    func addVoice(_ upload: VoiceUpload, progress: @escaping @Sendable (VoiceCloneProgress) -> Void) async throws
+        -> VoiceUploadResult
     /// Removes library voice `id` (`ModelError(.unknownVoice, …)` when there is none).
     func removeVoice(_ id: String) async throws
 }

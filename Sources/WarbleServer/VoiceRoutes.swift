@@ -3,8 +3,9 @@ import Hummingbird
 import WarbleSpeech
 
 /// `POST /v1/audio/voices` (multipart: `name`, `file`, `model`, `transcript`, `transcribe`, `consent`,
-/// `budget` in seconds, `seed`, `keep_stock`; for NeuTTS `codes`, the reference's NeuCodec codes, instead of `file`) and `DELETE /v1/audio/voices/{id}`: the voice library, changed over
-/// HTTP. Both need the server's API key: without `--api-key` they are refused, so that nobody who can
+/// `budget` in seconds, `seed`, `keep_stock`; for NeuTTS `codes`, the reference's NeuCodec codes, instead of `file`; with
+/// `Accept: text/event-stream`, progress events and then the voice) and `DELETE /v1/audio/voices/{id}`: the voice library,
+/// changed over HTTP. Both need the server's API key: without `--api-key` they are refused, so that nobody who can
 /// reach the port adds or removes voices.
 struct VoiceRoutes: Sendable {
     /// The longest Kokoro search one request may ask for.
@@ -22,9 +23,14 @@ struct VoiceRoutes: Sendable {
         let upload = try Self.upload(form)
         let permit = try await admission.acquire(waitingAtMost: configuration.requestTimeLimit)
         context.logger.info("voice clone started", metadata: ["name": "\(upload.name)", "bytes": "\(upload.clip.count)"])
+        if request.headers[.accept]?.contains("text/event-stream") ?? false {
+            return streamed(upload, backend: backend, permit: permit, request: request)
+        }
         let result: VoiceUploadResult
         do {
-            result = try await request.body.consumeWithCancellationOnInboundClose { _ in try await backend.addVoice(upload) }
+            result = try await request.body.consumeWithCancellationOnInboundClose { _ in
+                try await backend.addVoice(upload, progress: { _ in })
+            }
         } catch {
             await permit.release(error is CancellationError ? .cancelled : .refused)
             throw error is CancellationError ? error : APIError(translating: error).closingConnection()
@@ -34,6 +40,38 @@ struct VoiceRoutes: Sendable {
         headers[.contentType] = "application/json"
         headers[.connection] = "close"
         return Response(status: .created, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(result))))
+    }
+
+    /// The clone as server-sent events (`Accept: text/event-stream`): `voice.progress` events as it goes, then
+    /// `voice.created` with the answer's JSON as `voice`, or an `error` event. A client that hangs up cancels it.
+    private func streamed(_ upload: VoiceUpload, backend: any VoiceLibraryBackend, permit: AdmissionPermit,
+                          request: Request) -> Response {
+        struct Created: Encodable { var type = "voice.created"; var voice: VoiceUploadResult }
+        let watch = HangUpWatch(request)
+        let headers: HTTPFields = [.contentType: "text/event-stream", .cacheControl: "no-store", .connection: "close"]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // Progress is dropped, never queued without bound, when the client reads slower than the clone reports.
+            let (progress, reporter) = AsyncStream<VoiceCloneProgress>.makeStream(bufferingPolicy: .bufferingNewest(32))
+            let clone = Task {
+                defer { reporter.finish() }
+                return try await watch.run { try await backend.addVoice(upload, progress: { reporter.yield($0) }) }
+            }
+            var outcome = AdmissionControl.Outcome.completed
+            do {
+                for await event in progress { try await writer.write(ByteBuffer(bytes: SpeechStreamFraming.sse(event))) }
+                let result = try await clone.value
+                try await writer.write(ByteBuffer(bytes: SpeechStreamFraming.sse(Created(voice: result))))
+            } catch is CancellationError {
+                outcome = .cancelled
+            } catch {
+                clone.cancel()
+                outcome = watch.hungUp ? .cancelled : .refused
+                try? await writer.write(ByteBuffer(bytes: SpeechStreamFraming.errorEvent(APIError(translating: error))))
+            }
+            await watch.stop()
+            await permit.release(outcome)
+            try await writer.finish(nil)
+        })
     }
 
     func remove(_ id: String) async throws -> Response {
@@ -111,10 +149,7 @@ extension MultipartForm {
             + "(warble serve --max-upload-bytes)", param: "file", code: "request_too_large")
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit { throw tooLarge }
         let boundary = try MultipartForm.boundary(contentType: request.headers[.contentType])
-        let body: ByteBuffer
-        do { body = try await request.collectBody(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw tooLarge
-        }
+        let body = try await request.collectBody(limit: limit, tooLarge: tooLarge)
         return try MultipartForm(body: Array(buffer: body), boundary: boundary)
     }
 }

@@ -28,6 +28,30 @@ struct VADParityTests {
         #expect(worst < 1e-4)
     }
 
+    /// On `BlockingWork` the task is not the caller's, so `Task.checkCancellation()` sees nothing: the token it runs with
+    /// is what stops it (as Whisper's decoding, WhisperCancellationTests).
+    @Test(.needs(fixtures: "asr")) func aCancelledTokenStopsItBetweenWindows() async throws {
+        let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "pauses.wav")
+        let vad = try Self.vad()
+        #expect(try !vad.probabilities(audio.samples, cancel: CancellationToken()).isEmpty)
+        let cancel = CancellationToken()
+        cancel.cancel()
+        #expect(throws: CancellationError.self) { try vad.probabilities(audio.samples, cancel: cancel) }
+        // Through BlockingWork: cancelling the waiting task cancels the token, and the detector stops at its next window
+        // check (the loop is bounded so that a broken link fails the test instead of hanging it).
+        let (started, running) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            try await BlockingWork.run(cancel: CancellationToken()) { token -> Int in
+                running.yield()
+                for round in 0..<2_000 { _ = try vad.probabilities(audio.samples, cancel: token); if round == 0 { running.finish() } }
+                return 2_000
+            }
+        }
+        for await _ in started {}
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
     @Test(.needs(fixtures: "asr"), .needs(model: "whisper-tiny.en")) func pausesAreFoundAndSkipped() async throws {
         let audio = try WhisperFixtures.clip(WhisperFixtures.asrDirectory, "pauses.wav")
         let probabilities = try Self.vad().probabilities(audio.samples, padLast: true)

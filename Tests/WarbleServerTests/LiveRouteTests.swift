@@ -20,7 +20,7 @@ import WarbleSpeech
         static func level(_ window: ArraySlice<Float>) -> Float {
             window.reduce(0) { $0 + abs($1) } / Float(max(window.count, 1)) > 0.05 ? 0.95 : 0.02
         }
-        func probabilities(_ samples: [Float], padLast: Bool) throws -> [Float] {
+        func probabilities(_ samples: [Float], padLast: Bool, cancel: CancellationToken) throws -> [Float] {
             stride(from: 0, to: samples.count, by: window).compactMap { start in
                 let end = min(start + window, samples.count)
                 return end - start == window || padLast ? Self.level(samples[start..<end]) : nil

@@ -14,12 +14,20 @@ final class RecordingVoiceLibrary: VoiceLibraryBackend, @unchecked Sendable {
 
     var received: [VoiceUpload] { lock.withLock { uploads } }
 
-    func addVoice(_ upload: VoiceUpload) async throws -> VoiceUploadResult {
+    /// What it reports before answering, as a search would.
+    static let progress: [VoiceCloneProgress] = [
+        .init(stage: .clip, message: "the clip: 4.0 s"),
+        .init(stage: .searching, message: "round 1", fraction: 0.5, similarity: 0.55),
+    ]
+
+    func addVoice(_ upload: VoiceUpload, progress: @escaping @Sendable (VoiceCloneProgress) -> Void) async throws
+        -> VoiceUploadResult {
         try lock.withLock {
             if upload.clip.count < 100 { throw ModelError(.badInput, "\(upload.clipName) cannot be read as audio") }
             uploads.append(upload)
             names.insert(upload.name)
         }
+        Self.progress.forEach(progress)
         return VoiceUploadResult(id: upload.name, model: "kokoro-v1.0-int8", similarity: 0.61, startVoice: "kokoro-jm_kumo",
                                  startSimilarity: 0.42, candidates: 90)
     }
@@ -58,6 +66,38 @@ struct VoiceRouteTests {
         #expect(upload.name == "grandma" && upload.model == "kokoro" && upload.consent == "she said yes")
         #expect(upload.budgetSeconds == 90 && upload.seed == 7 && upload.transcribe && upload.clipName == "clip.wav")
         #expect(upload.clip == testWAV())
+    }
+
+    /// With `Accept: text/event-stream` the clone's progress comes as events, then the voice; a failure as an error event.
+    @Test func progressStreamsAsEventsThenTheVoice() async throws {
+        let library = RecordingVoiceLibrary()
+        var streaming = Self.authorised
+        streaming[.accept] = "text/event-stream"
+        let headers = streaming
+        try await withServer(library: library) { client in
+            let response = try await client.transcribe(MultipartBody([("name", "grandma"), ("consent", "yes")]), route: "/v1/audio/voices",
+                                                       headers: headers)
+            #expect(response.status == .ok && response.headers[.contentType] == "text/event-stream")
+            let events = try Self.events(response.body)
+            #expect(events.map { $0["type"] as? String } == ["voice.progress", "voice.progress", "voice.created"])
+            #expect(events[0]["stage"] as? String == "clip" && events[1]["stage"] as? String == "searching")
+            #expect(events[1]["fraction"] as? Double == 0.5 && events[1]["similarity"] as? Double == 0.55)
+            #expect((events[2]["voice"] as? [String: Any])?["id"] as? String == "grandma")
+
+            let bad = try await client.transcribe(MultipartBody([("name", "x"), ("consent", "yes")], file: ("bad.wav", "audio/wav", Data(count: 10))),
+                                                  route: "/v1/audio/voices", headers: headers)
+            let failure = try Self.events(bad.body)
+            #expect(failure.count == 1 && failure[0]["type"] as? String == "error")
+            #expect(((failure[0]["error"] as? [String: Any])?["message"] as? String)?.contains("cannot be read as audio") == true)
+        }
+        #expect(library.received.map(\.name) == ["grandma"])
+    }
+
+    /// The JSON of each `data:` line of a server-sent event stream.
+    static func events(_ body: ByteBuffer) throws -> [[String: Any]] {
+        try String(buffer: body).split(separator: "\n").filter { $0.hasPrefix("data: ") }.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.dropFirst(6).utf8)) as? [String: Any])
+        }
     }
 
     @Test func theDefaultsAreTenMinutesAndSeedOne() async throws {

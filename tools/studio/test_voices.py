@@ -36,6 +36,10 @@ def run(studio: Studio) -> None:
     message = page.inner_text("#voices-message")
     cloned = page.eval_on_selector("#screen-voices", "s => s.dataset.cloned || ''")
     studio.check(cloned == NAME, f"voices: cloned with {searching}, budget 3 s, in {time.monotonic() - began:.1f} s: {message}")
+    events = int(page.eval_on_selector("#screen-voices", "s => s.dataset.progressEvents || '0'"))
+    stage = page.inner_text("#voices-stage")
+    studio.check(events >= 2 and any(word in stage for word in ("search", "round", "choosing")),
+                 f"voices: the clone's progress came as {events} server-sent events (last: {stage!r})")
     studio.check(page.eval_on_selector("#voices-list", "s => s.value") == NAME, "voices: the new voice is listed and chosen")
     page.click("#voices-sample")
     page.wait_for_function("() => document.querySelector('#voices-audio')?.currentTime > 0")

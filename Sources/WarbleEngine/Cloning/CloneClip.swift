@@ -27,8 +27,10 @@ public struct CloneClip: Sendable {
     /// Whether the speech was cut to the family's longest clip.
     public let shortened: Bool
 
-    /// Reads and checks `data`; `seconds`: the length of speech the family takes; `detector`: Silero VAD.
-    public init(data: Data, name: String, seconds range: ClosedRange<Double>, detector: any VoiceActivityDetector) throws {
+    /// Reads and checks `data`; `seconds`: the length of speech the family takes; `detector`: Silero VAD (cancelling
+    /// `cancel` stops it between windows).
+    public init(data: Data, name: String, seconds range: ClosedRange<Double>, detector: any VoiceActivityDetector,
+                cancel: CancellationToken = CancellationToken()) throws {
         let decoded: DecodedAudio
         do {
             decoded = try SoundFile.load(data: data, limits: DecodeLimits(maximumSeconds: Self.maximumFileSeconds))
@@ -48,7 +50,7 @@ public struct CloneClip: Sendable {
                 + "which distorts the voice; record again with the input gain lower")
         }
 
-        let ranges = try Self.speechRanges(mono, detector: detector)
+        let ranges = try Self.speechRanges(mono, detector: detector, cancel: cancel)
         guard let first = ranges.first, let last = ranges.last else {
             throw ModelError(.badInput, "no speech was heard in \(name) (\(Self.seconds(fileSeconds)) s): record 5–15 s "
                 + "of one person speaking, in a quiet room")
@@ -72,10 +74,11 @@ public struct CloneClip: Sendable {
     }
 
     /// The stretches of speech, in frames of `mono` (short pauses bridged, 0.1 s of margin).
-    static func speechRanges(_ mono: AudioBuffer, detector: any VoiceActivityDetector) throws -> [SpeechRange] {
+    static func speechRanges(_ mono: AudioBuffer, detector: any VoiceActivityDetector,
+                             cancel: CancellationToken = CancellationToken()) throws -> [SpeechRange] {
         let rate = detector.sampleRate
         let resampled = mono.sampleRate == rate ? mono : try mono.resampled(to: rate)
-        let probabilities = try detector.probabilities(resampled.samples, padLast: true)
+        let probabilities = try detector.probabilities(resampled.samples, padLast: true, cancel: cancel)
         var options = SpeechDetectionOptions()
         options.minSilenceDuration = 0.3
         options.minSpeechDuration = 0.25

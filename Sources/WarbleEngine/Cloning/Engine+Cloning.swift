@@ -46,7 +46,9 @@ extension Engine {
         case .encoder(_, _, let encoder): encoder.clipSeconds
         case .search: Self.searchClipSeconds
         }
-        let clip = try CloneClip(data: request.clip, name: request.clipName, seconds: seconds, detector: detector)
+        let clip = try await BlockingWork.run(cancel: cancel) { token in
+            try CloneClip(data: request.clip, name: request.clipName, seconds: seconds, detector: detector, cancel: token)
+        }
         events(.clip(fileSeconds: clip.fileSeconds, speechSeconds: clip.speech.duration, level: clip.level, shortened: clip.shortened))
 
         var transcript = request.transcript?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -55,7 +57,10 @@ extension Engine {
             events(.transcript(transcript ?? ""))
         }
         let embedder = try? await speakerEmbedder()
-        let embedding = try embedder.map { try $0.embedding(clip.speech) }
+        var embedding: [Float]?
+        if let embedder {
+            embedding = try await BlockingWork.run(cancel: cancel) { try embedder.embedding(clip.speech, cancel: $0) }
+        }
 
         let conditioning: VoiceConditioning
         var searchResult: VoiceSearch.Result?
@@ -139,7 +144,9 @@ extension Engine {
                     samples += chunk.samples
                     rate = chunk.sampleRate
                 }
-                total += VoiceSearch.cosine(try embedder.embedding(AudioBuffer(mono: samples, sampleRate: rate)), target)
+                let speech = AudioBuffer(mono: samples, sampleRate: rate)
+                total += VoiceSearch.cosine(try await BlockingWork.run(cancel: CancellationToken()) { try embedder.embedding(speech, cancel: $0) },
+                                            target)
             }
             return VoiceCheck.Score(voice: voice, similarity: total / Double(max(1, sentences.count)))
         }

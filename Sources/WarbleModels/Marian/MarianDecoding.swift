@@ -22,16 +22,16 @@ struct MarianDecoding: Sendable {
 
     /// The output ids (without EOS) of `source` (ids with the EOS at the end): greedy at beam size 1,
     /// else `beamSearch`.
-    func decode(_ source: [Int], beamSize: Int? = nil, options: RunOptions? = nil) throws -> [Int] {
+    func decode(_ source: [Int], beamSize: Int? = nil, options: RunOptions? = nil, cancel: CancellationToken? = nil) throws -> [Int] {
         let beam = beamSize ?? configuration.beamSize
-        if beam > 1 { return try beamSearch(source, width: beam, options: options).tokens }
+        if beam > 1 { return try beamSearch(source, width: beam, options: options, cancel: cancel).tokens }
         guard !source.isEmpty else { return [] }
         let request = try start(source, options: options)
         var states = try decoder.zeroStates()
         var previous = -1
         var output: [Int] = []
         for position in 0..<limit(sourceLength: source.count) {
-            try Task.checkCancellation()
+            if let cancel { try cancel.check() } else { try Task.checkCancellation() }
             let step = try request.step(previous: previous, position: position, states: states, options: options)
             states = step.states
             var best = 0
@@ -83,13 +83,13 @@ struct MarianDecoding: Sendable {
     /// the lower word id); one that ends in EOS is finished and the beam narrows by one; at the length
     /// limit the live ones finish as they are. The result is the finished hypothesis with the best
     /// score / length^normalize (length counting the EOS). Each hypothesis runs its own batch-1 step.
-    func beamSearch(_ source: [Int], width: Int, options: RunOptions? = nil) throws -> Hypothesis {
+    func beamSearch(_ source: [Int], width: Int, options: RunOptions? = nil, cancel: CancellationToken? = nil) throws -> Hypothesis {
         guard !source.isEmpty else { return Hypothesis(tokens: [], score: 0, states: []) }
         let request = try start(source, options: options)
         var live = [Hypothesis(tokens: [], score: 0, states: try decoder.zeroStates())]
         var finished: [Hypothesis] = []
         for position in 0..<limit(sourceLength: source.count) {
-            try Task.checkCancellation()
+            if let cancel { try cancel.check() } else { try Task.checkCancellation() }
             var candidates: [(hypothesis: Int, word: Int, score: Double)] = []
             var next: [[Tensor]] = []
             for (index, hypothesis) in live.enumerated() {

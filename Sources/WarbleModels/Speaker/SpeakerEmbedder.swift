@@ -54,20 +54,20 @@ public final class SpeakerEmbedder: SpeakerEmbedding {
 
     /// The speaker embedding of `audio` (any sample rate and channel count: the channels are averaged
     /// and the result resampled to 16 kHz with libsoxr, as the wheel's users are told to), unit length.
-    /// A clip shorter than `minimumSeconds` is refused (`ModelError(.badInput, …)`). Cancelling the
-    /// calling task stops it between batches.
-    public func embedding(_ audio: AudioBuffer) throws -> [Float] {
+    /// A clip shorter than `minimumSeconds` is refused (`ModelError(.badInput, …)`). Cancelling `cancel`
+    /// (the token of the `BlockingWork` it runs on) stops it between batches.
+    public func embedding(_ audio: AudioBuffer, cancel: CancellationToken) throws -> [Float] {
         let samples = try Self.monoSamples(audio)
         guard samples.count >= Self.minimumSamples else {
             throw ModelError(.badInput, String(format: "the clip is %.2f s long; the speaker embedder needs at least %.2f s of audio "
                 + "(%d frames of 10 ms)", audio.duration, minimumSeconds, Self.windowFrames))
         }
-        return try embedding(features: features(samples))
+        return try embedding(features: features(samples), cancel: cancel)
     }
 
     /// The embedding of log-mel features `[frames, 40]` as `SpeakerFeatures` makes them (at least 80 frames).
-    public func embedding(features: FeatureMatrix) throws -> [Float] {
-        let windows = try windowEmbeddings(features: features)
+    public func embedding(features: FeatureMatrix, cancel: CancellationToken = CancellationToken()) throws -> [Float] {
+        let windows = try windowEmbeddings(features: features, cancel: cancel)
         var mean = [Double](repeating: 0, count: Self.embeddingSize)
         for w in 0..<(windows.count / Self.embeddingSize) {
             let row = windows[(w * Self.embeddingSize)..<((w + 1) * Self.embeddingSize)]
@@ -79,7 +79,7 @@ public final class SpeakerEmbedder: SpeakerEmbedding {
     }
 
     /// The model's own (not normalised) embedding of each window, `[windows · 256]` row after row.
-    func windowEmbeddings(features: FeatureMatrix) throws -> [Float] {
+    func windowEmbeddings(features: FeatureMatrix, cancel: CancellationToken = CancellationToken()) throws -> [Float] {
         guard features.columns == SpeakerFeatures.melCount else {
             throw ModelError(.badInput, "speaker features need \(SpeakerFeatures.melCount) mel bands, got \(features.columns)")
         }
@@ -92,7 +92,7 @@ public final class SpeakerEmbedder: SpeakerEmbedding {
         var out: [Float] = []
         out.reserveCapacity(windows * Self.embeddingSize)
         for first in stride(from: 0, to: windows, by: Self.batchWindows) {
-            try Task.checkCancellation()
+            try cancel.check()
             let count = min(Self.batchWindows, windows - first)
             let input = try features.values.withUnsafeBufferPointer { values in
                 try Tensor(shape: [count, Self.windowFrames, SpeakerFeatures.melCount], of: Float.self) { buffer in

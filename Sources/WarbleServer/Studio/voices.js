@@ -1,8 +1,8 @@
 // Voices: the voice list (GET /v1/audio/voices), a sample of any voice (POST /v1/audio/speech), deleting a
 // library voice (DELETE /v1/audio/voices/{id}), and cloning one (POST /v1/audio/voices, multipart) from a clip
 // recorded from the microphone (to 16-bit WAV in the page) or uploaded, with its length and loudness shown and
-// the consent the CLI asks for.
-import { fillVoices } from './speak.js';
+// the consent the CLI asks for; the clone's progress (a Kokoro search's rounds) comes as server-sent events.
+import { events, fillVoices } from './speak.js';
 
 const SAMPLE_SENTENCE = 'Hello. This is how I sound in Warble.';
 
@@ -58,8 +58,9 @@ export function mount(root, api) {
     <input id="voices-consent-note" type="text" autocomplete="off" value="recorded with the speaker's consent (Warble Studio)">
     <div class="row">
       <button id="voices-clone" type="button">Clone</button>
-      <progress id="voices-progress" hidden aria-label="Cloning"></progress>
+      <progress id="voices-progress" hidden aria-label="Cloning" max="1"></progress>
       <span id="voices-elapsed" class="meta"></span>
+      <span id="voices-stage" class="meta" aria-live="polite"></span>
     </div>
     <p id="voices-message" class="message" role="alert"></p>`;
   const $ = (id) => root.querySelector(`#${id}`);
@@ -67,6 +68,7 @@ export function mount(root, api) {
   const info = $('voices-clip-info'), clipAudio = $('voices-clip-audio'), name = $('voices-name'), model = $('voices-model');
   const budget = $('voices-budget'), keepStock = $('voices-keep-stock'), consent = $('voices-consent');
   const consentNote = $('voices-consent-note'), clone = $('voices-clone'), progress = $('voices-progress');
+  const stage = $('voices-stage');
   const elapsed = $('voices-elapsed'), message = $('voices-message');
   let clip = null;  // { blob, filename, seconds }
   let recorder = null;
@@ -188,6 +190,8 @@ export function mount(root, api) {
     form.append('consent', consentNote.value.trim() || 'consent given in Warble Studio');
     if (keepStock.checked) form.append('keep_stock', 'true');
     clone.disabled = true;
+    progress.removeAttribute('value');
+    stage.textContent = '';
     progress.hidden = false;
     const started = performance.now();
     const timer = setInterval(() => {
@@ -195,8 +199,20 @@ export function mount(root, api) {
     }, 500);
     say(`Cloning ${name.value.trim()}… a search takes up to its budget.`);
     try {
-      const response = await api.fetch('/v1/audio/voices', { method: 'POST', body: form });
-      const result = await response.json();
+      const response = await api.fetch('/v1/audio/voices', { method: 'POST', body: form, headers: { Accept: 'text/event-stream' } });
+      let result = null;
+      for await (const event of events(response)) {
+        if (event.type === 'voice.progress') {
+          stage.textContent = event.message;
+          if (typeof event.fraction === 'number') progress.value = event.fraction; else progress.removeAttribute('value');
+          root.dataset.progressEvents = String(Number(root.dataset.progressEvents || 0) + 1);
+        } else if (event.type === 'voice.created') {
+          result = event.voice;
+        } else if (event.type === 'error') {
+          throw new Error(event.error?.message || 'the server reported an error');
+        }
+      }
+      if (!result) throw new Error('the server ended the answer before the voice was made');
       await refresh(result.id);
       const similarity = typeof result.similarity === 'number' ? `, similarity ${result.similarity.toFixed(3)}` : '';
       say(`Cloned ${result.id} (${result.model}${similarity}).`, 'ok');

@@ -8,6 +8,14 @@ public protocol SpeakerEmbedding: Sendable {
     var dimensions: Int { get }
     /// The shortest clip it takes, in seconds (shorter clips are refused with `ModelError(.badInput, …)`).
     var minimumSeconds: Double { get }
-    /// The speaker embedding of `audio` (any sample rate and channel count), of unit length.
-    func embedding(_ audio: AudioBuffer) throws -> [Float]
+    /// The speaker embedding of `audio` (any sample rate and channel count), of unit length. Cancelling `cancel` stops
+    /// it between its runs (`CancellationError`).
+    func embedding(_ audio: AudioBuffer, cancel: CancellationToken) throws -> [Float]
+}
+
+extension SpeakerEmbedding {
+    /// `embedding(_:cancel:)` that nothing cancels.
+    public func embedding(_ audio: AudioBuffer) throws -> [Float] {
+        try embedding(audio, cancel: CancellationToken())
+    }
 }

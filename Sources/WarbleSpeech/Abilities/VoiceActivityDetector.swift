@@ -6,11 +6,18 @@ public protocol VoiceActivityDetector: Sendable {
     /// Samples per window.
     var window: Int { get }
     /// The speech probability of each full window of `samples`, in order; with `padLast`, a last partial
-    /// window is zero-padded and included.
-    func probabilities(_ samples: [Float], padLast: Bool) throws -> [Float]
+    /// window is zero-padded and included. Cancelling `cancel` stops it between windows (`CancellationError`).
+    func probabilities(_ samples: [Float], padLast: Bool, cancel: CancellationToken) throws -> [Float]
     /// A new stream: the detector's state over one continuous input, fed a window at a time as audio
     /// arrives (live input). Its probabilities equal `probabilities` over the same windows.
     func makeStream() throws -> any VoiceActivityStream
+}
+
+extension VoiceActivityDetector {
+    /// `probabilities(_:padLast:cancel:)` that nothing cancels.
+    public func probabilities(_ samples: [Float], padLast: Bool = false) throws -> [Float] {
+        try probabilities(samples, padLast: padLast, cancel: CancellationToken())
+    }
 }
 
 /// The state of a voice activity detector over one continuous input (Silero: its LSTM state and the

@@ -20,9 +20,9 @@ public struct VoiceActivityFilter<Recognizer: SpeechRecognizer>: SpeechRecognize
             let task = Task {
                 do {
                     // Silero VAD's runs are blocking work; the recognizer's stream runs its own off the pool.
-                    let found = try await BlockingWork.run(cancel: CancellationToken()) { _ -> (speech: [Float], map: SpeechTimeMap)? in
+                    let found = try await BlockingWork.run(cancel: CancellationToken()) { cancel -> (speech: [Float], map: SpeechTimeMap)? in
                         let samples = try RecognitionAudio.monoSamples(audio, sampleRate: vad.sampleRate)
-                        let probabilities = try vad.probabilities(samples, padLast: true)
+                        let probabilities = try vad.probabilities(samples, padLast: true, cancel: cancel)
                         let ranges = SpeechDetection.ranges(probabilities: probabilities, sampleCount: samples.count,
                                                             options: detection, window: vad.window, sampleRate: vad.sampleRate)
                         guard !ranges.isEmpty else { return nil }

@@ -23,8 +23,11 @@ struct BenchReportCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "Output folder.")
-    var output = "bench-report"
+    @Option(name: .shortAndLong, help: "Output folder (default: $WARBLE_HOME/bench, the folder `warble serve` shows in its Benchmarks screen).")
+    var output: String?
+
+    /// Where reports go by default, and where `warble serve` looks for them by default.
+    static var defaultFolder: URL { ModelStore.defaultHome.appendingPathComponent("bench", isDirectory: true) }
 
     @Option(help: "Measured runs per model (the median is reported), after one warm-up.")
     var runs = 3
@@ -51,7 +54,7 @@ struct BenchReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wanted = models.map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
-        let folder = URL(fileURLWithPath: output, isDirectory: true)
+        let folder = output.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? Self.defaultFolder
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let measurer = BenchReportMeasurer(runs: runs, threads: threads)
         var report = BenchReport(machine: Self.machine(), runs: runs)

@@ -27,6 +27,9 @@ enum FirstUse {
     /// multilingual, so that the spoken language can be detected (the catalogue's default).
     static var recognitionModel: String { ModelDefaults.current?.recognition ?? "" }
 
+    /// The English-only recognition model preferred when installed (the catalogue's default).
+    static var englishRecognitionModel: String { ModelDefaults.current?.englishRecognition ?? "" }
+
     /// True when `id` is installed (its folder and a readable manifest).
     static func isInstalled(_ id: String, store: ModelStore = ModelStore()) -> Bool {
         (try? store.model(id)) != nil

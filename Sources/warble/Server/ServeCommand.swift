@@ -7,7 +7,7 @@ import WarbleServer
 
 /// `warble serve`: the OpenAI-compatible speech API on this machine.
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the installed voices and Whisper models over OpenAI's audio API.",
         discussion: """
@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
             POST /v1/audio/live opens a session, POST /v1/audio/live/{id}/audio takes 16 kHz 16-bit PCM, \
             GET /v1/audio/live/{id}/events streams partial, final and translation events, DELETE ends it. OpenAI's voice names (alloy, echo, nova, …) stand for installed voices \
             (see --voice-alias). OpenAI's model names whisper-1, gpt-4o-transcribe and gpt-4o-mini-transcribe \
-            stand for --asr-model on transcriptions and --translation-model on translations; installed Whisper ids (whisper-tiny.en, whisper-base) \
+            stand for --asr-model on transcriptions and --translation-model on translations; installed Whisper ids (\(FirstUse.englishRecognitionModel), \(FirstUse.recognitionModel)) \
             work too. stream=true on transcriptions answers OpenAI's transcript.text.delta events, a segment \
             at a time, then transcript.text.done. Whisper models load on their first request and are then shared.
 
@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
                 -F response_format=srt
               WARBLE_API_KEY=secret warble serve --host 0.0.0.0
             """
-    )
+    ) }
 
     @Option(help: "Address to bind (anything but loopback needs --api-key).")
     var host = "127.0.0.1"
@@ -149,6 +149,12 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "folder"))
     var historyDir: String?
 
+    @Option(name: .customLong("bench-report"), help: ArgumentHelp(
+        "Serve the newest benchmark report in this folder (GET /v1/bench/report; default: $WARBLE_HOME/bench).",
+        discussion: "The folder's report.json, or the newest in a folder directly inside it, as `warble bench report` writes it (its default output is $WARBLE_HOME/bench).",
+        valueName: "folder"))
+    var benchReport: String?
+
     func validate() throws {
         try OptionLimits.check(threads: threads)
         guard OptionLimits.cacheMB.contains(cacheMB) else {
@@ -227,6 +233,8 @@ struct ServeCommand: AsyncParsableCommand {
         let models = ServerModelStatus(engine: engine)
         let server = SpeechServer(backend: backend, transcriber: transcriber, voiceLibrary: ServerVoiceLibrary(engine: engine),
                                   translator: ServerTranslator(engine: engine), history: history, models: models,
+                                  modelLibrary: ServerModelLibrary(engine: engine, settings: settings),
+                                  benchReports: benchReport.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? BenchReportCommand.defaultFolder,
                                   live: engine, configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         // Once listening: the default voice's model loads (timed, for /metrics), then the readiness check's

@@ -6,7 +6,7 @@ import WarbleText
 
 /// `warble say`: text or SSML in, speech out, streamed as it is produced.
 struct SayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "say",
         abstract: "Speak text or SSML aloud, or into an audio file or standard output.",
         discussion: """
@@ -22,11 +22,11 @@ struct SayCommand: AsyncParsableCommand {
               warble say "Hello there."
               warble say "Hello there." -o hello.wav
               echo "<speak>Wait <break time='500ms'/> now.</speak>" | warble say -o - > out.wav
-              warble say --voice kokoro-jm_kumo --rate 1.2 "Faster, please." -o fast.flac
+              warble say --voice \(ModelDefaults.current?.voice ?? "ID") --rate 1.2 "Faster, please." -o fast.flac
               warble say --voice "jf_alpha(0.7)+jm_kumo(0.3)" "A blend of two voices."
               warble say --events json "<speak>One <mark name='m'/> two.</speak>" -o out.wav
             """
-    )
+    ) }
 
     @Argument(help: "The text to speak (standard input when left out or '-').")
     var text: String?

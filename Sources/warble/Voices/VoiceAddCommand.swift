@@ -5,7 +5,7 @@ import WarbleHub
 
 /// `warble voice add NAME --from CLIP`: clones a voice and keeps it in the library.
 struct VoiceAddCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+    static var configuration: CommandConfiguration { CommandConfiguration(
         commandName: "add",
         abstract: "Clone a voice from a clip of someone speaking and keep it in the library.",
         discussion: """
@@ -19,14 +19,12 @@ struct VoiceAddCommand: AsyncParsableCommand {
             state: run the same command again after an interruption and it goes on. The same clip, --seed and \
             --candidates give the same voice.
 
-            NeuTTS (--model neutts) clones from a clip and its transcript (--transcript or --transcribe) once \
-            NeuCodec's encoder is installed: it is published for PyTorch only, so export it once where PyTorch \
-            and the Hugging Face Hub are at hand with tools/neutts/export_encoder.py, which writes it into \
-            $WARBLE_HOME/models/neucodec-encoder. Without it, give the clip's NeuCodec codes instead \
-            (--codes FILE --transcript TEXT: the authors' examples/encode_reference.py, saved with numpy.save).
+            A family that clones from a clip and its transcript (--transcript or --transcribe) says what it \
+            needs: \(VoiceAddHelp.cloneHints). --codes FILE --transcript TEXT gives a clip's codes instead of the \
+            clip (the authors' examples/encode_reference.py, saved with numpy.save).
 
             Clone only voices you have the right to use; --consent is kept in the voice's profile.
-            """)
+            """) }
 
     @Argument(help: "The new voice's name (letters, digits, '-', '_', '.', ':').")
     var name: String
@@ -263,5 +261,15 @@ final class SearchProgress: @unchecked Sendable {
     private func write(_ text: String) {
         if drew { FileHandle.standardError.write(Data("\n".utf8)); drew = false }
         FileHandle.standardError.write(Data(text.utf8))
+    }
+}
+
+/// The parts of `voice add`'s help that come from the catalogue.
+enum VoiceAddHelp {
+    /// The catalogue's cloning hints (each family's once), or where to look when the catalogue is missing.
+    static var cloneHints: String {
+        var seen = Set<String>()
+        let hints = ((try? ModelCatalogue.load())?.models ?? []).compactMap(\.cloneHint).filter { seen.insert($0).inserted }
+        return hints.isEmpty ? "see `warble models available --task voiceEncoding`" : hints.joined(separator: "; ")
     }
 }
