@@ -283,7 +283,7 @@ check "serve --translation-model with an English-only model is refused at start,
 check "serve --help explains --lexicon" bash -c "'$warble' serve --help | grep -q 'lexicon <file>'"
 check "serve --help lists the read timeouts and the connection cap" bash -c "
     '$warble' serve --help > '$work/serve-help' &&
-    for flag in header-timeout body-timeout idle-timeout max-connections; do grep -q -- \"--\$flag <\" '$work/serve-help' || exit 1; done"
+    for flag in header-timeout body-timeout idle-timeout max-connections max-live-sessions; do grep -q -- \"--\$flag <\" '$work/serve-help' || exit 1; done"
 check "serve refuses a zero timeout or connection cap" bash -c "
     ! '$warble' serve --header-timeout 0 2>'$work/err' && grep -q -- '--header-timeout must be' '$work/err' &&
     ! '$warble' serve --idle-timeout nan 2>'$work/err' && grep -q -- '--idle-timeout must be' '$work/err' &&

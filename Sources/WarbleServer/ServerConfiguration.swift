@@ -47,6 +47,8 @@ public struct ServerConfiguration: Sendable {
     public var drainTime: Duration = .seconds(30)
     /// Serve `GET /metrics` without the API key (for a scraper on a private network).
     public var metricsPublic = false
+    /// Live caption sessions (`POST /v1/audio/live`) open at once; one more is 429.
+    public var maxLiveSessions = 2
 
     public init(host: String = "127.0.0.1", port: Int = 8880, apiKey: String? = nil, maxBodyBytes: Int = 64 << 10,
                 maxInputCharacters: Int = 4096, requestTimeLimit: Duration = .seconds(120),
@@ -109,6 +111,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard maxConnections >= 1 else {
             throw ServerConfigurationError("the connection limit (--max-connections) must be at least 1, got \(maxConnections)")
+        }
+        guard maxLiveSessions >= 0 else {
+            throw ServerConfigurationError("the live session limit (--max-live-sessions) must not be negative, got \(maxLiveSessions)")
         }
         guard drainTime >= .zero else {
             throw ServerConfigurationError("the drain time (--drain-seconds) must not be negative, got \(drainTime)")

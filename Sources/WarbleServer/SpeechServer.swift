@@ -30,14 +30,18 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
     public let modelLibrary: (any ModelLibraryBackend)?
     /// The folder whose newest `report.json` (of `warble bench report`) `GET /v1/bench/report` serves (nil: none).
     public let benchReports: URL?
+    /// What the live caption sessions (`/v1/audio/live`) recognise with.
+    public let live: any LiveRecognitionBackend
 
     public init(backend: Backend, transcriber: any TranscriptionBackend = NoTranscriptionBackend(),
                 voiceLibrary: (any VoiceLibraryBackend)? = nil, translator: any TranslationBackend = NoTranslationBackend(),
                 history: (any HistoryBackend)? = nil, models: (any ModelStatusBackend)? = nil,
-                modelLibrary: (any ModelLibraryBackend)? = nil, benchReports: URL? = nil, configuration: ServerConfiguration = .init()) {
+                modelLibrary: (any ModelLibraryBackend)? = nil, benchReports: URL? = nil,
+                live: any LiveRecognitionBackend = NoLiveRecognitionBackend(), configuration: ServerConfiguration = .init()) {
         self.models = models
         self.modelLibrary = modelLibrary
         self.benchReports = benchReports
+        self.live = live
         self.readiness = Readiness()
         self.metrics = ServerMetrics()
         self.backend = backend
@@ -108,6 +112,13 @@ public struct SpeechServer<Backend: SpeechBackend>: Sendable {
         }
         let textTranslation = TextTranslationRoute(backend: translator, configuration: configuration, admission: admission)
         on(.post, "/v1/text/translations") { request, context in try await textTranslation.handle(request, context: context) }
+        let liveRoutes = LiveRoutes(backend: live, translator: translator, catalog: recognition, configuration: configuration,
+                                    sessions: LiveSessions(limit: configuration.maxLiveSessions, idle: configuration.idleTimeout))
+        on(.get, "/v1/audio/live") { _, _ in await liveRoutes.offer() }
+        on(.post, "/v1/audio/live") { request, _ in try await liveRoutes.open(request) }
+        on(.post, "/v1/audio/live/:id/audio") { request, context in try await liveRoutes.audio(request, id: context.parameters.require("id")) }
+        on(.get, "/v1/audio/live/:id/events") { request, context in try await liveRoutes.events(request, id: context.parameters.require("id")) }
+        on(.delete, "/v1/audio/live/:id") { _, context in try await liveRoutes.end(id: context.parameters.require("id")) }
         let historyRoutes = HistoryRoutes(backend: history, configuration: configuration)
         on(.get, "/v1/history") { request, _ in try await historyRoutes.list(request) }
         on(.get, "/v1/history/:id") { _, context in try await historyRoutes.show(context.parameters.require("id")) }

@@ -86,7 +86,7 @@ OPTION_CASES = [
     ["serve", "--cache-mb", "99999999999999"], ["serve", "--time-limit", "nan"], ["serve", "--time-limit", "1e300"],
     ["serve", "--max-audio-seconds", "inf"], ["serve", "--max-upload-seconds", "-1"], ["serve", "--max-concurrent", "0"],
     ["serve", "--header-timeout", "1e300"], ["serve", "--body-timeout", "-1"], ["serve", "--idle-timeout", "0"],
-    ["serve", "--max-connections", "0"],
+    ["serve", "--max-connections", "0"], ["serve", "--max-live-sessions", "5000"],
 ]
 
 # Cases whose input is over the server's 4,096-character limit get 413 or 400 there.

@@ -97,6 +97,10 @@ class Studio:
         for model in sorted((source / "models").iterdir()):
             if model.is_dir():
                 (models / model.name).symlink_to(model.resolve())
+        # The Live screen's translation: the Marian EN→PT test model (tools/marian/make_fixtures.py), as test-live.sh links it.
+        marian = ROOT / "Tests/Fixtures/generated/marian/enpt"
+        if marian.is_dir() and not (models / "marian-enpt-tiny").exists():
+            (models / "marian-enpt-tiny").symlink_to(marian)
         if (source / "lib").is_dir():
             Path(self.home, "lib").symlink_to((source / "lib").resolve())
         self.key = "studio-" + secrets.token_hex(8)

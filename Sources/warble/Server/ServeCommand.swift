@@ -14,7 +14,9 @@ struct ServeCommand: AsyncParsableCommand {
             Routes: POST /v1/audio/speech (text to speech), POST /v1/audio/transcriptions and \
             /v1/audio/translations (speech to text, multipart uploads as OpenAI takes them), GET /v1/models, \
             /v1/audio/voices, /health; with an API key, GET /v1/history (?limit=&after=), /v1/history/{id}, \
-            /v1/history/{id}/export (a ZIP) and DELETE /v1/history/{id} serve `warble history`. OpenAI's voice names (alloy, echo, nova, …) stand for installed voices \
+            /v1/history/{id}/export (a ZIP) and DELETE /v1/history/{id} serve `warble history`. Live captions: \
+            POST /v1/audio/live opens a session, POST /v1/audio/live/{id}/audio takes 16 kHz 16-bit PCM, \
+            GET /v1/audio/live/{id}/events streams partial, final and translation events, DELETE ends it. OpenAI's voice names (alloy, echo, nova, …) stand for installed voices \
             (see --voice-alias). OpenAI's model names whisper-1, gpt-4o-transcribe and gpt-4o-mini-transcribe \
             stand for --asr-model on transcriptions and --translation-model on translations; installed Whisper ids (\(FirstUse.englishRecognitionModel), \(FirstUse.recognitionModel)) \
             work too. stream=true on transcriptions answers OpenAI's transcript.text.delta events, a segment \
@@ -101,6 +103,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Connections open at once; one more is answered 503 with Connection: close and closed unread.")
     var maxConnections = 512
 
+    @Option(help: "Live caption sessions (POST /v1/audio/live) open at once; one more is answered 429.")
+    var maxLiveSessions = 2
+
     @Option(help: "Threads for ONNX Runtime per synthesis or transcription (0: one per core).")
     var threads = 0
 
@@ -174,6 +179,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard drainSeconds.isFinite, (0...86_400).contains(drainSeconds) else {
             throw ValidationError("--drain-seconds must be from 0 to 86400 seconds, got \(drainSeconds)")
         }
+        guard (0...1024).contains(maxLiveSessions) else {
+            throw ValidationError("--max-live-sessions must be from 0 to 1024, got \(maxLiveSessions)")
+        }
         guard (1...1_000_000).contains(maxConnections) else {
             throw ValidationError("--max-connections must be from 1 to 1000000, got \(maxConnections)")
         }
@@ -200,6 +208,7 @@ struct ServeCommand: AsyncParsableCommand {
             idleTimeout: .milliseconds(Int(idleTimeout * 1000)), maxConnections: maxConnections)
         settings.drainTime = .milliseconds(Int(drainSeconds * 1000))
         settings.metricsPublic = metricsPublic
+        settings.maxLiveSessions = maxLiveSessions
         return settings
     }
 
@@ -226,7 +235,7 @@ struct ServeCommand: AsyncParsableCommand {
                                   translator: ServerTranslator(engine: engine), history: history, models: models,
                                   modelLibrary: ServerModelLibrary(engine: engine, settings: settings),
                                   benchReports: benchReport.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? BenchReportCommand.defaultFolder,
-                                  configuration: settings)
+                                  live: engine, configuration: settings)
         let shownHost = host.contains(":") ? "[\(host)]" : host
         // Once listening: the default voice's model loads (timed, for /metrics), then the readiness check's
         // short synthesis; /health/ready answers 503 until both pass (and says why when they fail).
