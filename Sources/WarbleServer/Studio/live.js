@@ -174,7 +174,7 @@ export function mount(root, api) {
     const tap = current.context.createScriptProcessor(4096, 1, 1);
     const rate = current.context.sampleRate;
     tap.onaudioprocess = (event) => {
-      if (session !== current || current.failed) return;
+      if (session !== current || current.failed || current.stopping) return;
       const chunk = pcm16(event.inputBuffer.getChannelData(0), rate);
       // One chunk at a time, in order; a refused chunk stops the session with the server's message.
       current.sending = current.sending.then(() => api.fetch(`/v1/audio/live/${current.id}/audio`, {
@@ -196,6 +196,9 @@ export function mount(root, api) {
     const current = session;
     if (!current) return;
     stop.disabled = true;
+    // No chunk is sent after this (the context closes asynchronously and may still deliver one), so none can
+    // reach the server after the input ends; the chunks already queued go first.
+    current.stopping = true;
     release(current);
     say('Stopping: recognising what was still being said…');
     await current.sending;
