@@ -120,10 +120,12 @@ actor LiveSession {
     /// Stops at once (the reader left, or the session expired): `reason` becomes the last event, if any.
     func cancel(reason: APIError?) {
         inputEnded = true
-        input.finish()
-        worker.cancel()
+        // The events end first: finishing the input first let the recogniser see the audio's end and write `done`
+        // (and finish the events) before `reason` was written, so an expired session's reader saw `done`.
         if let reason { output.yield(LiveEvents.error(reason)) }
         output.finish()
+        worker.cancel()
+        input.finish()
     }
 
     var seconds: Double { Double(heardSamples) / Double(Self.sampleRate) }
