@@ -41,34 +41,29 @@ struct InfoRoutes<Backend: SpeechBackend>: Sendable {
     }
 
     func models() async -> Response {
-        Self.json(ListObject(data: await modelIDs().map { ModelObject(id: $0) }))
+        APIJSON.response(ListObject(data: await modelIDs().map { ModelObject(id: $0) }))
     }
 
     func model(_ id: String) async throws -> Response {
         guard await modelIDs().contains(id) else {
             throw APIError(.notFound, "model '\(id)' does not exist", param: "model", code: "model_not_found")
         }
-        return Self.json(ModelObject(id: id))
+        return APIJSON.response(ModelObject(id: id))
     }
 
     func voices() async -> Response {
         let defaultID = await backend.defaultVoiceID()
         let aliases = await catalog.aliasNames()
-        return Self.json(ListObject(data: await backend.installedVoices().map {
+        return APIJSON.response(ListObject(data: await backend.installedVoices().map {
             VoiceListing($0, isDefault: $0.id == defaultID, aliases: aliases[$0.id] ?? [])
         }))
     }
 
     func health() async -> Response {
-        Self.json(Health(voices: await backend.installedVoices().count, active: await admission.active,
+        APIJSON.response(Health(voices: await backend.installedVoices().count, active: await admission.active,
                          queued: await admission.queued, maxActive: admission.maxActive,
                          maxQueued: admission.maxQueued, requests: await admission.counters,
                          connections: connections.current))
     }
 
-    static func json(_ value: some Encodable) -> Response {
-        let data = APIJSON.encode(value)
-        return Response(status: .ok, headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
 }

@@ -49,7 +49,7 @@ struct ModelRoutes: Sendable {
 
     func available() async throws -> Response {
         guard let backend else { throw Self.notSupported }
-        return Self.json(ListObject(data: try await backend.pullableModels()))
+        return APIJSON.response(ListObject(data: try await backend.pullableModels()))
     }
 
     func pull(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -122,7 +122,7 @@ struct ModelRoutes: Sendable {
                                       param: "id", code: "invalid_value")
         }
         try await backend.removeModel(id)
-        return Self.json(Deleted(id: id))
+        return APIJSON.response(Deleted(id: id))
     }
 
     /// At most 128 characters of letters, digits, `.`, `_`, `-` and `:`, not starting with `.`: never a path.
@@ -143,10 +143,6 @@ struct ModelRoutes: Sendable {
     static let notSupported = APIError(.notImplemented, "this server does not pull or remove models", code: "not_supported")
 
     static func event(_ payload: some Encodable) -> Data { SpeechStreamFraming.sse(payload) }
-
-    static func json(_ value: some Encodable) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: APIJSON.encode(value))))
-    }
 
     private func decode(_ request: inout Request) async throws -> PullBody {
         let buffer = try await request.collectJSONBody(limit: configuration.maxBodyBytes)

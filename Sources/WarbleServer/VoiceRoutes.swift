@@ -94,7 +94,7 @@ struct VoiceRoutes: Sendable {
         let newName = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
         try await backend.renameVoice(id, to: newName)
         struct Renamed: Encodable { var id: String; var object = "voice"; var renamedFrom: String }
-        return Self.json(Renamed(id: newName, renamedFrom: id))
+        return APIJSON.response(Renamed(id: newName, renamedFrom: id))
     }
 
     /// `GET /v1/audio/voices/{id}/export`: the voice's file, as a download.
@@ -124,10 +124,6 @@ struct VoiceRoutes: Sendable {
 
     /// The largest voice file taken (`VoiceProfileFile.maximumBytes`).
     static let maximumVoiceFile = 64 << 20
-
-    static func json(_ value: some Encodable) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: APIJSON.encode(value))))
-    }
 
     private func available() throws -> any VoiceLibraryBackend {
         guard let key = configuration.apiKey, !key.isEmpty else {
