@@ -9,6 +9,12 @@
 #   BENCH_THREADS=1       intra-op threads on both sides
 #   BENCH_MEMORY_WORDS=5000   words of the long text of the memory comparison (0: skip it)
 #   BENCH_MEMORY_PYTHON=0     1: also measure the references' memory on the long text
+#   BENCH_WHOLE_THREADS="1 2" thread budgets of the whole-process runs ("": skip them)
+#
+# Whole processes as users run them: `warble say --threads N -o FILE` on the text set read as one text
+# (13 sentences, 182 words) against the reference's own streaming path writing the same text's audio
+# to a file (tools/bench/first_audio_ref.py, N ONNX Runtime threads), alternating, medians of the
+# rounds; targets: Piper <= 0.6x, Kokoro <= 0.65x (issue #44).
 #
 # Prints, per voice, Swift and Python medians and their ratios against the targets: synthesis wall
 # time <= 0.9 x Python, time outside ORT's Run < 5 % of synthesis, time to first audio of a
@@ -68,6 +74,32 @@ for voice in "${voices[@]}"; do
         done
     fi
 done
+
+whole_threads="${BENCH_WHOLE_THREADS-1 2}"
+if [[ -n "$whole_threads" ]]; then
+    "$python" -c 'import json, sys; d = json.load(open(sys.argv[1])); print(" ".join(d["sentences"] + d["paragraph"]))' \
+        tools/ttsbench/texts.json > "$out/text-set.txt"
+    whole_run() {  # IMPL VOICE THREADS: one whole process, its wall time appended to whole.jsonl
+        local started ended
+        started="$EPOCHREALTIME"
+        if [[ "$1" == swift ]]; then
+            "$warble" say --voice "$(swift_voice "$2")" --threads "$3" -q -o "$out/whole.wav" < "$out/text-set.txt"
+        else
+            "$python" tools/bench/first_audio_ref.py "$2" "$out/text-set.txt" --threads "$3" > "$out/whole.pcm"
+        fi
+        ended="$EPOCHREALTIME"
+        echo "{\"voice\": \"$2\", \"threads\": $3, \"impl\": \"$1\", \"wall_s\": $(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.3f", b - a }')}" >> "$out/whole.jsonl"
+    }
+    for voice in "${voices[@]}"; do
+        for t in $whole_threads; do
+            for round in $(seq "$rounds"); do
+                say "$voice: whole process, $t thread(s), round $round/$rounds"
+                if ((round % 2)); then whole_run swift "$voice" "$t"; whole_run python "$voice" "$t"
+                else whole_run python "$voice" "$t"; whole_run swift "$voice" "$t"; fi
+            done
+        done
+    done
+fi
 
 say "results in $out"
 "$python" tools/ttsbench/summarize.py "$out"

@@ -66,6 +66,21 @@ import WarbleTestSupport
         #expect(try out.tensor("total").scalars(as: Float.self) == [2])
     }
 
+    @Test func threadsStopSpinningAfterARunUnlessTold() throws {
+        #expect(SessionOptions().resolvedConfigEntries == ["session.force_spinning_stop": "1"])
+        #expect(SessionOptions(stopSpinningAfterRun: false).resolvedConfigEntries.isEmpty)
+        // An explicit entry wins over the option.
+        let explicit = SessionOptions(configEntries: ["session.force_spinning_stop": "0", "session.use_env_allocators": "0"])
+        #expect(explicit.resolvedConfigEntries == ["session.force_spinning_stop": "0", "session.use_env_allocators": "0"])
+        // ONNX Runtime takes the entry with two threads: same result as one thread without it.
+        let x = try Tensor((0..<8).map(Float.init), shape: [1, 2, 4])
+        let spinning = try Session(path: try Fixtures.path("symbolic.onnx"),
+                                   options: SessionOptions(intraOpThreads: 1, stopSpinningAfterRun: false))
+        let stopping = try Session(path: try Fixtures.path("symbolic.onnx"), options: SessionOptions(intraOpThreads: 2))
+        #expect(try stopping.run(["x": x]).tensor("total").scalars(as: Float.self)
+            == spinning.run(["x": x]).tensor("total").scalars(as: Float.self))
+    }
+
     @Test func unavailableExecutionProviderNamesTheAvailableOnes() throws {
         let options = SessionOptions(executionProviders: [ExecutionProvider("NoSuchAccelerator")])
         let error = #expect(throws: ONNXRuntimeError.self) {

@@ -65,6 +65,20 @@ import WarbleTestSupport
         #expect((zip(oneShot, windowed).map { abs($0 - $1) }.max() ?? 1) < 1e-4)
     }
 
+    @Test func theDecoderIsPrimedOnlyBeforeTheCountedWideWindow() throws {
+        let piper = try InstalledVoices.sharedPiper.get()
+        let split = try #require(piper.split)
+        let decoder = try #require(piper.decoder)
+        let priming = PiperDecoderPriming(decoder: decoder, split: split, afterWindows: 3)
+        try priming.willDecodeWideWindow()
+        try priming.willDecodeWideWindow()
+        #expect(!priming.isPrimed, "a short text never pays the priming run")
+        try priming.willDecodeWideWindow()
+        #expect(priming.isPrimed)
+        try priming.willDecodeWideWindow()
+        #expect(priming.isPrimed)
+    }
+
     @Test func splitVoiceEqualsTheWholeModel() throws {
         let piper = try InstalledVoices.sharedPiper.get()
         let model = try InstalledVoices.model("piper-en_US-joe-medium")

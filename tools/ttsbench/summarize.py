@@ -4,7 +4,8 @@
 
 DIR/<voice>-swift.jsonl and <voice>-python.jsonl hold one `warble bench tts` / bench_reference.py
 report per round (medians are taken); DIR/<voice>-<impl>-mem-<text>.json and .time hold the memory
-runs (the report, and /usr/bin/time -v's output for the whole-process peak RSS).
+runs (the report, and /usr/bin/time -v's output for the whole-process peak RSS); DIR/whole.jsonl the
+whole-process runs (`warble say -o FILE` against the reference writing the same audio, one line a run).
 """
 
 import json
@@ -105,6 +106,27 @@ def main() -> None:
                   f"{fmt(m2 / m1 if m1 and m2 else None)}" + ("  target <= 1.2  " + verdict(m2 / m1 if m1 and m2 else None, 1.2)
                                                               if impl == "swift" else "")
                   + f"  (synthesis {fmt(r2[0].get('synth_s'))} s for {fmt(r2[0].get('audio_s'))} s of audio)")
+    whole_process(out)
+
+
+# Whole-process targets of issue #44 (warble's wall time / the reference's, same text, same threads).
+WHOLE_TARGETS = {"piper": 0.6, "kokoro": 0.65}
+
+
+def whole_process(out: Path) -> None:
+    runs = rounds(out / "whole.jsonl")
+    if not runs:
+        return
+    print("\n## whole process: the text set as one text into a file (warble say -o FILE / the reference's streaming path)")
+    print(f"{'voice':8s} {'threads':>7s} {'Swift (s)':>10s} {'Python (s)':>11s} {'ratio':>7s}  rounds  target")
+    for voice, threads in sorted({(r["voice"], r["threads"]) for r in runs}):
+        mine = [r for r in runs if r["voice"] == voice and r["threads"] == threads]
+        a = med([r for r in mine if r["impl"] == "swift"], "wall_s")
+        b = med([r for r in mine if r["impl"] == "python"], "wall_s")
+        ratio = a / b if a is not None and b else None
+        limit = WHOLE_TARGETS.get(voice)
+        target = f"<= {limit}  {verdict(ratio, limit)}" if limit else ""
+        print(f"{voice:8s} {threads:>7d} {fmt(a):>10s} {fmt(b):>11s} {fmt(ratio):>7s}  {len(mine) // 2:>6d}  {target}")
 
 
 if __name__ == "__main__":

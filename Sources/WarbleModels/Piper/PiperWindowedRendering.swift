@@ -64,7 +64,7 @@ final class PiperWindowedRendering: UtteranceRendering, @unchecked Sendable {
         let start = nextFrame
         let end = start + windowSize(from: start)
         // Every window but a request's small first one (whose audio is what the listener waits for).
-        if start > 0 || end - start > 64 { try priming?.primeOnce() }
+        if start > 0 || end - start > 64 { try priming?.willDecodeWideWindow() }
         let lo = max(0, start - split.contextFrames)
         let hi = min(frames, end + split.contextFrames)
         let width = hi - lo

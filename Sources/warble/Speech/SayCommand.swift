@@ -86,7 +86,7 @@ struct SayCommand: AsyncParsableCommand {
     @Option(help: LexiconOption.help)
     var lexicon: String?
 
-    @Option(help: "Threads for ONNX Runtime (0: automatic; with two cores or more, the next sentence is rendered while the current one is out, each on half the cores).")
+    @Option(help: "Cores to use (0: all; with two or more, the next sentence is rendered while the current one is out, each on half of them).")
     var threads = 0
 
     @OptionGroup(title: "History") var history: HistoryOptIn
