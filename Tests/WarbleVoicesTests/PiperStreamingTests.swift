@@ -79,6 +79,38 @@ import WarbleTestSupport
         #expect(priming.isPrimed)
     }
 
+    @Test func aFastStartedEncoderIsSwappedForTheSequentialOneWithTheSameOutput() throws {
+        let model = try InstalledVoices.model("piper-en_US-joe-medium")
+        let split = try #require(try InstalledVoices.sharedPiper.get().split)
+        let url = model.directory.appendingPathComponent(split.encoder)
+        let slot = try PiperEncoderSlot(url: url, options: .init(intraOpThreads: 1), fastStart: true)
+        slot.waitUntilLoaded()
+        #expect(!slot.isLasting, "nothing is loaded before a run")
+        _ = slot.sessionForRun()
+        slot.waitUntilLoaded()
+        #expect(!slot.isLasting, "a one-sentence command never loads the sequential session")
+        _ = slot.sessionForRun()
+        slot.waitUntilLoaded()
+        #expect(slot.isLasting, "the sequential session replaces the parallel one: \(String(describing: slot.loadError))")
+        #expect(slot.loadError == nil)
+        #expect(try PiperEncoderSlot(url: url, options: .init(intraOpThreads: 1), fastStart: false).isLasting)
+
+        // The parallel executor gives the sequential one's latent (noise scales 0: deterministic).
+        let ids: [Int64] = [1, 0, 20, 0, 61, 0, 14, 0, 120, 0, 25, 0, 3, 0, 2]
+        let feeds = [
+            "input": try Tensor(ids, shape: [1, ids.count]), "input_lengths": try Tensor([Int64(ids.count)], shape: [1]),
+            "scales": try Tensor([Float(0), 1, 0], shape: [3]),
+        ]
+        var parallel = SessionOptions(intraOpThreads: 1)
+        (parallel.parallelExecution, parallel.interOpThreads) = (true, 2)
+        let a = try Session(contentsOf: url, options: parallel).run(feeds, outputs: [split.latent]).tensors[0]
+        let b = try slot.current.run(feeds, outputs: [split.latent]).tensors[0]
+        #expect(a.shape == b.shape)
+        let (x, y) = (try a.scalars(as: Float.self), try b.scalars(as: Float.self))
+        // Tolerance: the same kernels on the same inputs; only the order of independent nodes differs.
+        #expect((zip(x, y).map { abs($0 - $1) }.max() ?? 1) <= 1e-6)
+    }
+
     @Test func splitVoiceEqualsTheWholeModel() throws {
         let piper = try InstalledVoices.sharedPiper.get()
         let model = try InstalledVoices.model("piper-en_US-joe-medium")

@@ -18,8 +18,10 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     public let voices: [VoiceDescription]
     /// The whole model (when the voice is not split).
     let session: Session?
-    /// Part A and part B of a split voice.
-    let encoder: Session?
+    /// Part A and part B of a split voice (part A opened fast, see `PiperEncoderSlot`).
+    let encoderSlot: PiperEncoderSlot?
+    /// Whether the model takes a speaker id (`sid`): a multi-speaker voice.
+    private let takesSpeaker: Bool
     let decoder: Session?
     public let split: PiperSplit?
     public var sampleRate: Int { configuration.audio.sampleRate }
@@ -43,7 +45,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     public init(
         directory: URL, manifest: ModelManifest, files decoded: PiperModelConfiguration? = nil, phonemizer: any Phonemizer,
         sessionOptions: SessionOptions = .init(), noiseScale: Float? = nil, noiseW: Float? = nil, chunkCharacters: Int = 400,
-        useSplit: Bool = true
+        useSplit: Bool = true, fastStart: Bool? = nil
     ) throws {
         // The engine hands over the configuration it decoded from the manifest; other callers have it read here.
         let files = try decoded ?? ModelConfigurationReader.decode(PiperModelConfiguration.self, from: manifest)
@@ -65,20 +67,22 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         let split = useSplit ? files.split : nil
         let inputs: Session
         if let split {
-            let a = try Session(contentsOf: directory.appendingPathComponent(split.encoder), options: sessionOptions)
+            let a = try PiperEncoderSlot(url: directory.appendingPathComponent(split.encoder), options: sessionOptions,
+                                         fastStart: fastStart ?? PiperEncoderSlot.fastStartByDefault)
             let b = try Session(contentsOf: directory.appendingPathComponent(split.decoder), options: sessionOptions)
             guard b.input(named: split.latent) != nil else {
                 throw ModelError(.badModel, "\(split.decoder) has no input '\(split.latent)'; install the voice again with warble models pull")
             }
-            (encoder, decoder, session, inputs) = (a, b, nil, a)
+            (encoderSlot, decoder, session, inputs) = (a, b, nil, a.current)
             priming = PiperDecoderPriming(decoder: b, split: split)
         } else {
             let whole = try Session(contentsOf: modelURL, options: sessionOptions)
-            (encoder, decoder, session, inputs) = (nil, nil, whole, whole)
+            (encoderSlot, decoder, session, inputs) = (nil, nil, whole, whole)
             priming = nil
         }
         self.split = split
         voiceSpeakers = files.voiceSpeakers ?? [:]
+        takesSpeaker = inputs.input(named: "sid") != nil
         for name in ["input", "input_lengths", "scales"] where inputs.input(named: name) == nil {
             throw ModelError(.badModel, "\(modelURL.path) has no input '\(name)': it is not a Piper voice")
         }
@@ -111,7 +115,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         let phonemes = try utterance.phonemes ?? phonemizer.phonemize(utterance.text, language: language)
         let weights = Self.wordWeights(phonemes)
         let controls = controls(of: voice)
-        guard let split, let encoder, let decoder else {
+        guard let split, let encoderSlot, let decoder else {
             let samples = try cancel.withRunOptions {
                 try synthesize(phonemes: phonemes, rate: rate, controls: controls, options: $0)
             }
@@ -120,7 +124,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         let natural = controls.lengthScale.map(Float.init) ?? configuration.inference.lengthScale
         let z = try cancel.withRunOptions { options in
             try Self.latent(at: rate, natural: natural) { scale in
-                let z = try encoder.run(try feeds(phonemes: phonemes, lengthScale: scale, controls: controls), outputs: [split.latent],
+                let z = try encoderSlot.sessionForRun().run(try feeds(phonemes: phonemes, lengthScale: scale, controls: controls), outputs: [split.latent],
                                         options: options).tensors[0]
                 guard z.shape.count == 3, z.shape[0] == 1 else {
                     throw ModelError(.badModel, "\(split.encoder) gave \(z) for \(split.latent), expected [1, channels, frames]")
@@ -145,8 +149,8 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
                            options: RunOptions? = nil) throws -> [Float] {
         let natural = controls.lengthScale.map(Float.init) ?? configuration.inference.lengthScale
         let feeds = try feeds(phonemes: phonemes, lengthScale: natural / Float(max(rate, 0.05)), controls: controls)
-        if let split, let encoder, let decoder {
-            let z = try encoder.run(feeds, outputs: [split.latent], options: options).tensors[0]
+        if let split, let encoderSlot, let decoder {
+            let z = try encoderSlot.sessionForRun().run(feeds, outputs: [split.latent], options: options).tensors[0]
             return try decoder.run([split.latent: z], options: options).tensors[0].scalars(as: Float.self)
         }
         guard let session else { throw ModelError(.badModel, "the Piper voice has no model session") }
@@ -191,7 +195,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
             "input_lengths": try Tensor([Int64(ids.count)], shape: [1]),
             "scales": try Tensor([noise, lengthScale, noiseW], shape: [3]),
         ]
-        if (session ?? encoder)?.input(named: "sid") != nil {
+        if takesSpeaker {
             feeds["sid"] = try Tensor([Int64(try speakerID(controls.speaker))], shape: [1])
         }
         return feeds
@@ -208,7 +212,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         guard let speaker else { return 0 }
         let count = max(1, configuration.numSpeakers ?? configuration.speakerIDMap?.count ?? 1)
         if let id = configuration.speakerIDMap?[speaker] { return id }
-        if let number = Int(speaker), (0..<count).contains(number), (session ?? encoder)?.input(named: "sid") != nil || number == 0 {
+        if let number = Int(speaker), (0..<count).contains(number), takesSpeaker || number == 0 {
             return number
         }
         if count == 1 {
