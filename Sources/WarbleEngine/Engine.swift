@@ -289,7 +289,8 @@ public actor Engine {
         }
         let families = self.families
         let context = FamilyContext(phonemizer: phonemizer, sessionOptions: configuration.sessionOptions,
-                                    installed: store.scan().models.map { ModelFiles(manifest: $0.manifest, directory: $0.directory) })
+                                    installed: store.scan().models.map { ModelFiles(manifest: $0.manifest, directory: $0.directory) },
+                                    sparesCores: configuration.lookahead)
         let files = ModelFiles(manifest: model.manifest, directory: model.directory)
         publish(.loading(model: id))
         let task = Task { () throws -> LoadedModel in

@@ -111,6 +111,19 @@ import WarbleTestSupport
         #expect((zip(x, y).map { abs($0 - $1) }.max() ?? 1) <= 1e-6)
     }
 
+    @Test func theFamilyStartsFastOnlyWhenTheEngineSparesCores() throws {
+        let model = try InstalledVoices.model("piper-en_US-joe-medium")
+        let files = ModelFiles(manifest: model.manifest, directory: model.directory)
+        let configuration = try ModelConfigurationReader.decode(PiperModelConfiguration.self, from: model.manifest)
+        for spares in [false, true] {
+            let context = FamilyContext(phonemizer: EspeakPhonemizer(), sessionOptions: .init(intraOpThreads: 1), sparesCores: spares)
+            let voice = try #require(try PiperFamily().load(files, configuration: configuration, context: context).renderer as? PiperVoice)
+            let slot = try #require(voice.encoderSlot)
+            // Sparing cores on a machine of two or more: the parallel session first, nothing loaded yet.
+            #expect(slot.isLasting == !(spares && PiperEncoderSlot.fastStartByDefault), "spares cores: \(spares)")
+        }
+    }
+
     @Test func splitVoiceEqualsTheWholeModel() throws {
         let piper = try InstalledVoices.sharedPiper.get()
         let model = try InstalledVoices.model("piper-en_US-joe-medium")

@@ -52,11 +52,16 @@ public struct FamilyContext: Sendable {
     public var sessionOptions: SessionOptions
     /// The store's installed models, for a family that speaks through another (NeuTTS through NeuCodec).
     public var installed: [ModelFiles]
+    /// Whether the engine may use cores beyond the sessions' threads (a command with a budget of two
+    /// cores or more): a family may then finish loading in the background while it already speaks.
+    public var sparesCores: Bool
 
-    public init(phonemizer: (any Phonemizer)?, sessionOptions: SessionOptions = .init(), installed: [ModelFiles] = []) {
+    public init(phonemizer: (any Phonemizer)?, sessionOptions: SessionOptions = .init(), installed: [ModelFiles] = [],
+                sparesCores: Bool = false) {
         self.phonemizer = phonemizer
         self.sessionOptions = sessionOptions
         self.installed = installed
+        self.sparesCores = sparesCores
     }
 
     /// The phonemizer, or a clear error naming the family that needs one.

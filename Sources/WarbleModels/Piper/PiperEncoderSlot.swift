@@ -7,7 +7,8 @@ import ONNXRuntime
 /// ONNX Runtime spends about 0.4 s of the encoder's 0.5 s load planning memory reuse over its 2,400
 /// nodes (measured with the Python binding: 0.12 s with reuse off, which the C API cannot ask for).
 /// Its parallel executor does not make that plan (0.08-0.1 s) and runs the encoder as fast, but keeps
-/// a second thread busy through each run. So on two cores or more the voice opens the encoder in
+/// a second thread busy through each run. So when the engine spares cores (`FamilyContext.sparesCores`:
+/// a command with a budget of two cores or more) on a machine of two or more, the voice opens the encoder in
 /// parallel mode first, which puts a request's first audio 0.4 s sooner, and from its second run on
 /// loads the sequential session on another thread; runs take it as soon as it is there, and the
 /// parallel one is released when its last run ends. The two give the same output (the same kernels in

@@ -12,7 +12,8 @@ public struct PiperFamily: ModelFamily {
     public func load(_ model: ModelFiles, configuration: PiperModelConfiguration, context: FamilyContext) throws -> LoadedModel {
         LoadedModel(renderer: try PiperVoice(directory: model.directory, manifest: model.manifest, files: configuration,
                                              phonemizer: try context.requirePhonemizer(for: name),
-                                             sessionOptions: context.sessionOptions))
+                                             sessionOptions: context.sessionOptions,
+                                             fastStart: context.sparesCores && PiperEncoderSlot.fastStartByDefault))
     }
 
     /// A voice as Piper ships it: `NAME.onnx` with `NAME.onnx.json` beside it. Its model id is

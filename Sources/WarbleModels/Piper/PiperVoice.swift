@@ -45,7 +45,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     public init(
         directory: URL, manifest: ModelManifest, files decoded: PiperModelConfiguration? = nil, phonemizer: any Phonemizer,
         sessionOptions: SessionOptions = .init(), noiseScale: Float? = nil, noiseW: Float? = nil, chunkCharacters: Int = 400,
-        useSplit: Bool = true, fastStart: Bool? = nil
+        useSplit: Bool = true, fastStart: Bool = false
     ) throws {
         // The engine hands over the configuration it decoded from the manifest; other callers have it read here.
         let files = try decoded ?? ModelConfigurationReader.decode(PiperModelConfiguration.self, from: manifest)
@@ -68,7 +68,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         let inputs: Session
         if let split {
             let a = try PiperEncoderSlot(url: directory.appendingPathComponent(split.encoder), options: sessionOptions,
-                                         fastStart: fastStart ?? PiperEncoderSlot.fastStartByDefault)
+                                         fastStart: fastStart)
             let b = try Session(contentsOf: directory.appendingPathComponent(split.decoder), options: sessionOptions)
             guard b.input(named: split.latent) != nil else {
                 throw ModelError(.badModel, "\(split.decoder) has no input '\(split.latent)'; install the voice again with warble models pull")
