@@ -95,6 +95,9 @@ def main():
         if len(tokens) != n or stop is not None:
             raise SystemExit(f"the LLM sampled {len(tokens)} tokens (stop {stop}), not {n}: these graphs stop early")
         starts = [s for name, s, _ in model.runs if name == decoder]
+        # Prefill + first token: the prompt's embeddings, the initial pass, the first decoder run and
+        # sample, and the backbone step that feeds that token back, up to the second decoder run. The
+        # Swift side's first call covers the same runs (its sample step runs the backbone step too).
         first_token.append(starts[1] - start)
         # Token i's step: its decoder run, sampling, speech embedding, backbone step (up to the next decoder run).
         per_token += [b - a for a, b in zip(starts[1:-1], starts[2:])]

@@ -16,7 +16,10 @@ extension CosyVoice3Family: StageBenchmarking {
         early); the flow (10 Euler steps with CFG, one shot) and HiFT then run over the tokens' mel. \
         per_token_ms is the median over every decode step of every repeat (decoder, sampling, speech \
         embedding and backbone step); decode_outside_run is the share of that wall time outside \
-        ONNX Runtime's Run. predicted_rtf = (tokens × per_token + flow + HiFT) / (tokens / 25 s).
+        ONNX Runtime's Run. first_token_s is prefill + first token: the prompt's embeddings, the \
+        initial pass, the first decoder run and sample, and the backbone step that feeds that token \
+        back (the Python side times the same runs, up to its second decoder run). \
+        predicted_rtf = (tokens × per_token + flow + HiFT) / (tokens / 25 s).
         """
     }
 
