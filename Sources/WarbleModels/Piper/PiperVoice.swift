@@ -124,8 +124,8 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
         let natural = controls.lengthScale.map(Float.init) ?? configuration.inference.lengthScale
         let z = try cancel.withRunOptions { options in
             try Self.latent(at: rate, natural: natural) { scale in
-                let z = try encoderSlot.sessionForRun().run(try feeds(phonemes: phonemes, lengthScale: scale, controls: controls), outputs: [split.latent],
-                                        options: options).tensors[0]
+                let feeds = try feeds(phonemes: phonemes, lengthScale: scale, controls: controls)
+                let z = try encoderSlot.sessionForRun().run(feeds, outputs: [split.latent], options: options).tensors[0]
                 guard z.shape.count == 3, z.shape[0] == 1 else {
                     throw ModelError(.badModel, "\(split.encoder) gave \(z) for \(split.latent), expected [1, channels, frames]")
                 }
