@@ -7,8 +7,9 @@ import ONNXRuntime
 /// 110 MiB without this, 15 MiB with it.
 ///
 /// The run decodes 6 s of silence (0.2-0.25 s at one thread), a tenth of the work of a paragraph: it
-/// runs before the `afterWindows`-th window wider than a request's small first window, so a short text
-/// (most commands) never pays it, and the arena's growth before it stays within those few windows. It
+/// runs before the `afterWindows`-th window wider than a request's small first window: the first for a
+/// server (its idle memory then already holds the arena), the 16th for a command with cores to spare,
+/// so that a short text never pays it and the arena's growth before it stays within those few windows. It
 /// costs neither load time nor time to first audio (the first piece is already playing).
 final class PiperDecoderPriming: @unchecked Sendable {
     // `done` and `windows` are read and written only under `lock`.

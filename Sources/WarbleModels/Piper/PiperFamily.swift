@@ -13,7 +13,10 @@ public struct PiperFamily: ModelFamily {
         LoadedModel(renderer: try PiperVoice(directory: model.directory, manifest: model.manifest, files: configuration,
                                              phonemizer: try context.requirePhonemizer(for: name),
                                              sessionOptions: context.sessionOptions,
-                                             fastStart: context.sparesCores && PiperEncoderSlot.fastStartByDefault))
+                                             fastStart: context.sparesCores && PiperEncoderSlot.fastStartByDefault,
+                                             // A command's text: prime late (a paragraph never pays it); a server, at once,
+                                             // so that its idle memory already holds the arena it keeps.
+                                             primeAfterWindows: context.sparesCores ? 16 : 1))
     }
 
     /// A voice as Piper ships it: `NAME.onnx` with `NAME.onnx.json` beside it. Its model id is

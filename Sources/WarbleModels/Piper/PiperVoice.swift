@@ -45,7 +45,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
     public init(
         directory: URL, manifest: ModelManifest, files decoded: PiperModelConfiguration? = nil, phonemizer: any Phonemizer,
         sessionOptions: SessionOptions = .init(), noiseScale: Float? = nil, noiseW: Float? = nil, chunkCharacters: Int = 400,
-        useSplit: Bool = true, fastStart: Bool = false
+        useSplit: Bool = true, fastStart: Bool = false, primeAfterWindows: Int = 1
     ) throws {
         // The engine hands over the configuration it decoded from the manifest; other callers have it read here.
         let files = try decoded ?? ModelConfigurationReader.decode(PiperModelConfiguration.self, from: manifest)
@@ -74,7 +74,7 @@ public final class PiperVoice: UtteranceRenderer, @unchecked Sendable {
                 throw ModelError(.badModel, "\(split.decoder) has no input '\(split.latent)'; install the voice again with warble models pull")
             }
             (encoderSlot, decoder, session, inputs) = (a, b, nil, a.current)
-            priming = PiperDecoderPriming(decoder: b, split: split)
+            priming = PiperDecoderPriming(decoder: b, split: split, afterWindows: primeAfterWindows)
         } else {
             let whole = try Session(contentsOf: modelURL, options: sessionOptions)
             (encoderSlot, decoder, session, inputs) = (nil, nil, whole, whole)
