@@ -14,6 +14,8 @@ public final class Session: @unchecked Sendable {
 
     let handle: OpaquePointer
     private let names: CNames
+    /// Writes an ONNX Runtime profile (see `ProfiledSessions`).
+    private let profiled: Bool
 
     var api: ORTAPI { environment.api }
 
@@ -36,7 +38,7 @@ public final class Session: @unchecked Sendable {
             guard let session else { throw ONNXRuntimeError(.runtime, "CreateSession returned nothing for \(path)") }
             return session
         }
-        try self.init(handle: handle, environment: environment, source: path)
+        try self.init(handle: handle, environment: environment, source: path, profiled: options.resolvedProfilingPrefix != nil)
     }
 
     /// Loads a model file.
@@ -59,10 +61,11 @@ public final class Session: @unchecked Sendable {
             guard let session else { throw ONNXRuntimeError(.runtime, "CreateSessionFromArray returned nothing") }
             return session
         }
-        try self.init(handle: handle, environment: environment, source: source)
+        try self.init(handle: handle, environment: environment, source: source,
+                      profiled: options.resolvedProfilingPrefix != nil)
     }
 
-    private init(handle: OpaquePointer, environment: Environment, source: String) throws {
+    private init(handle: OpaquePointer, environment: Environment, source: String, profiled: Bool) throws {
         let api = environment.api
         do {
             let allocator = try api.defaultAllocator()
@@ -77,9 +80,13 @@ public final class Session: @unchecked Sendable {
         self.environment = environment
         self.source = source
         self.names = CNames(inputs.map(\.name) + outputs.map(\.name))
+        self.profiled = profiled
+        if profiled { ProfiledSessions.add(handle, api: api) }
     }
 
-    deinit { api.f.ReleaseSession(handle) }
+    deinit {
+        if profiled { ProfiledSessions.release(handle, api: api) } else { api.f.ReleaseSession(handle) }
+    }
 
     /// The declared input called `name`, if any.
     public func input(named name: String) -> TensorInfo? { inputs.first { $0.name == name } }

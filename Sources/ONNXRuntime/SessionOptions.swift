@@ -81,6 +81,13 @@ public struct SessionOptions: Sendable, Equatable {
 
     static let forceSpinningStop = "session.force_spinning_stop"
 
+    /// The profile's prefix in effect: `profilingPrefix`, else `WARBLE_ORT_PROFILE`; nil when neither is set.
+    public var resolvedProfilingPrefix: String? {
+        guard let prefix = profilingPrefix ?? ProcessInfo.processInfo.environment["WARBLE_ORT_PROFILE"], !prefix.isEmpty
+        else { return nil }
+        return prefix
+    }
+
     /// The `session.*` entries handed to ONNX Runtime: `configEntries`, and the spinning stop unless
     /// `configEntries` sets that key itself.
     var resolvedConfigEntries: [String: String] {
@@ -122,7 +129,7 @@ public struct SessionOptions: Sendable, Equatable {
         if warbleOperators {
             try api.check(warble_add_custom_ops(api.table, options), "Warble's operators")
         }
-        if let prefix = profilingPrefix ?? ProcessInfo.processInfo.environment["WARBLE_ORT_PROFILE"], !prefix.isEmpty {
+        if let prefix = resolvedProfilingPrefix {
             // ONNX Runtime names the file by the prefix and the second it was made: two sessions of one
             // second (a model's encoder and decoder) would write one file at once, and garble it.
             try ProfileNumbering.unique(prefix).withCString { try api.check(api.f.EnableProfiling(options, $0), "profiling") }

@@ -128,6 +128,29 @@ import WarbleTestSupport
         #expect(events.contains { ($0["name"] as? String) == "model_run" })
     }
 
+    /// A command may end while a background task still holds a profiled session: the exit handler
+    /// (`ProfiledSessions.endAll`) writes the live sessions' profiles whole, and their release later
+    /// writes nothing over them.
+    @Test func theExitHandlerWritesTheProfilesOfLiveSessions() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warble-profile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var written: [String] = []
+        var before = Data()
+        do {
+            let session = try Session(path: try Fixtures.path("symbolic.onnx"),
+                                      options: SessionOptions(profilingPrefix: folder.appendingPathComponent("live").path))
+            _ = try session.run(["x": try Tensor([Float](repeating: 1, count: 8), shape: [1, 2, 4])])
+            written = ProfiledSessions.endAll()
+            #expect(written.count == 1 && written.allSatisfy { $0.hasPrefix(folder.path) })
+            before = try Data(contentsOf: URL(fileURLWithPath: try #require(written.first)))
+            let events = try #require(try JSONSerialization.jsonObject(with: before) as? [[String: Any]])
+            #expect(events.contains { ($0["name"] as? String) == "model_run" })
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(written.first))) == before, "the release rewrote it")
+        #expect(ProfiledSessions.endAll().isEmpty, "a released session is no longer live")
+    }
+
     /// ONNX Runtime names a profile by its prefix and the second: sessions made in the same second with
     /// one prefix (a model's encoder and decoder) each get a file of their own, not one garbled file.
     @Test func sessionsOfOneSecondWriteAFileEach() throws {

@@ -203,7 +203,8 @@ typedef struct OrtApi {
     void (*ReleaseTensorTypeAndShapeInfo)(OrtTensorTypeAndShapeInfo *input);
     void (*ReleaseSessionOptions)(OrtSessionOptions *input);
     void (*ReleaseCustomOpDomain)(OrtCustomOpDomain *input);
-    void *_Nullable _slots_102_110[9];
+    void *_Nullable _slots_102_109[8];
+    OrtStatusPtr (*SessionEndProfiling)(OrtSession *session, OrtAllocator *allocator, char *_Nullable *out);
     OrtStatusPtr (*SessionGetModelMetadata)(const OrtSession *session, OrtModelMetadata *_Nullable *out);
     OrtStatusPtr (*ModelMetadataGetProducerName)(const OrtModelMetadata *model_metadata, OrtAllocator *allocator, char *_Nullable *value);
     OrtStatusPtr (*ModelMetadataGetGraphName)(const OrtModelMetadata *model_metadata, OrtAllocator *allocator, char *_Nullable *value);
@@ -346,6 +347,7 @@ ORT_SLOT(ReleaseTypeInfo, 98);
 ORT_SLOT(ReleaseTensorTypeAndShapeInfo, 99);
 ORT_SLOT(ReleaseSessionOptions, 100);
 ORT_SLOT(ReleaseCustomOpDomain, 101);
+ORT_SLOT(SessionEndProfiling, 110);
 ORT_SLOT(SessionGetModelMetadata, 111);
 ORT_SLOT(ModelMetadataGetProducerName, 112);
 ORT_SLOT(ModelMetadataGetGraphName, 113);
