@@ -17,7 +17,9 @@
 #
 # Prints per-token decode time (Swift, Python, ratio), the share of decode time outside ONNX Runtime's
 # Run (target < 5 %), prefill + first token, decoder seconds per second of audio, and the predicted
-# real-time factors (one-shot, and streaming in 1-s chunks).
+# real-time factors (one-shot, and streaming 30 s in the growing chunks of 25, 50, 100, 200, … tokens and
+# in the fixed 25-token chunks of before), and each stream's summed decoder time and playback stall for
+# 10 s and 30 s of speech.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$warble_root"
@@ -84,10 +86,16 @@ for variant in variants:
     row("prefill + first token (s)", "first_token_s")
     row("decoder (s per s of audio, one shot)", "decoder_s_per_audio_s")
     row("decoder outside ORT Run (%)", "decoder_outside_run", 100, "{:10.2f}")
-    row("streaming chunk decode (s, 30 tokens)", "chunk_decoder_s")
     row("speech encoder, once per voice (s)", "encoder_s")
     row("predicted RTF (one shot)", "predicted_rtf", fmt="{:10.2f}")
-    row("predicted RTF (streaming, 1-s chunks)", "streaming_rtf", fmt="{:10.2f}")
+    row("stream: first audio after prefill (s)", "stream_first_audio_s")
+    for secs in ("10s", "30s"):
+        row(f"stream {secs}: decoder (s), growing chunks", f"stream_decoder_s_{secs}")
+        row(f"stream {secs}: decoder (s), 25-token chunks", f"stream_decoder_s_{secs}_fixed")
+        row(f"stream {secs}: stall (s), growing chunks", f"stream_stall_s_{secs}")
+        row(f"stream {secs}: stall (s), 25-token chunks", f"stream_stall_s_{secs}_fixed")
+    row("predicted RTF (stream 30s, growing)", "streaming_rtf", fmt="{:10.2f}")
+    row("predicted RTF (stream 30s, 25-token)", "streaming_rtf_fixed", fmt="{:10.2f}")
     outside = med(swift, "decode_outside_run") * 100
     print(f"  Swift decode time outside ORT: {outside:.2f} % (target < 5 %: {'met' if outside < 5 else 'NOT met'})")
     s, p = med(swift, "per_token_ms"), med(python, "per_token_ms")

@@ -7,7 +7,9 @@ Prints one JSON line with the Swift command's keys. The control flow is tools/ch
 Model.session (threads) and Model.run (a clock around every onnxruntime run) are overridden. The
 request is the Swift side's: a 10-s clip (two sines) through the speech encoder, 30 text ids, N
 decode steps (the graphs must not stop before), the decoder on prompt ++ speech ++ 3 silence tokens,
-and one streaming chunk (5 context + 25 new tokens after the prompt).
+and on every chunk length that streaming 10 s and 30 s of speech decodes (reference.chunk_plan: the growing
+chunks, and the fixed 25-token chunks of before for the `_fixed` keys; each length timed once a repeat, the
+speech repeated to that length). stream_cost() states the streaming keys; the Swift side computes the same.
 """
 import argparse
 import json
@@ -22,6 +24,35 @@ from tools.chatterbox import reference
 CLIP_SECONDS = 10
 TOKENS_PER_SECOND = reference.SAMPLE_RATE / reference.TOKEN_SAMPLES  # 25
 VARIANTS = {"fp32": "", "q4f16": "_q4f16"}
+STREAMS = [(reference.CHUNK, reference.CHUNK_CAP, 10), (reference.CHUNK, reference.CHUNK, 10),
+           (reference.CHUNK, reference.CHUNK_CAP, 30), (reference.CHUNK, reference.CHUNK, 30)]  # (first, cap, seconds)
+
+
+def decoder_inputs(first, cap, n):
+    """Each chunk's decoder input after the prompt, in tokens: its context, new tokens and (final) silence."""
+    return [min(reference.CONTEXT, s) + e - s + (reference.SILENCE_TOKENS if final else 0)
+            for s, e, final in reference.chunk_plan(n, first, cap)]
+
+
+def stream_cost(first, cap, n, per_token, decoder):
+    """(decoder seconds summed over the chunks, first audio, stall, rtf) of streaming n tokens, tokens and chunks
+    made one after the other; decoder(length) = the decoder's seconds for a chunk input of that length. Playback
+    begins with the first chunk's audio and waits (stalls) whenever the next chunk is not ready."""
+    total = ready = played_to = stall = first_audio = 0.0
+    for k, ((s, e, final), length) in enumerate(zip(reference.chunk_plan(n, first, cap), decoder_inputs(first, cap, n))):
+        seconds = decoder(length)
+        total += seconds
+        ready += (e - s) * per_token + seconds
+        if final:
+            emitted = (e - s + reference.SILENCE_TOKENS) * reference.TOKEN_SAMPLES + (reference.CROSSFADE if k > 0 else 0)
+        else:
+            emitted = (e - s) * reference.TOKEN_SAMPLES - (reference.CROSSFADE if k == 0 else 0)
+        if k == 0:
+            first_audio = played_to = ready
+        elif ready > played_to:
+            stall, played_to = stall + ready - played_to, ready
+        played_to += emitted / reference.SAMPLE_RATE
+    return total, first_audio, stall, (n * per_token + total) / (n / TOKENS_PER_SECOND)
 
 
 class TimedModel(reference.Model):
@@ -73,7 +104,7 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
     if args.tokens < 30:
-        parser.error("--tokens must be at least 30 (one streaming chunk of 25 with 5 of context)")
+        parser.error("--tokens must be at least 30")
     n = args.tokens
     report = dict(impl="python", variant=args.variant, threads=args.threads, tokens=n, repeats=args.repeats, clip_s=CLIP_SECONDS)
 
@@ -93,7 +124,10 @@ def main():
     warm = model.generate(voice["audio_features"], text, max_new_tokens=2)["speech"]
     model.decode(prompt, warm, voice["speaker_embeddings"], voice["speaker_features"])
 
-    per_token, first_token, decoder, chunk = [], [], [], []
+    per_token, first_token, decoder = [], [], []
+    lengths = sorted({length for first, cap, seconds in STREAMS
+                      for length in decoder_inputs(first, cap, int(seconds * TOKENS_PER_SECOND))})
+    chunk = {length: [] for length in lengths}
     decode_wall = decode_run = decoder_wall = decoder_run = 0.0
     for _ in range(args.repeats):
         model.runs.clear()
@@ -118,10 +152,11 @@ def main():
         report["audio_s"] = audio.size / reference.SAMPLE_RATE
         if audio.size != (n + reference.SILENCE_TOKENS) * reference.TOKEN_SAMPLES or not np.isfinite(audio).all():
             raise SystemExit(f"the decoder gave {audio.size} samples (finite: {np.isfinite(audio).all()})")
-        window = speech[:reference.CONTEXT + reference.CHUNK]
-        _, seconds, _ = model.timed(lambda: model.decode(prompt, window, voice["speaker_embeddings"], voice["speaker_features"],
-                                                         silence=False))
-        chunk.append(seconds)
+        for length in lengths:   # each chunk length the streams decode, once: the speech repeated to that length
+            window = [speech[i % len(speech)] for i in range(length)]
+            _, seconds, _ = model.timed(lambda: model.decode(prompt, window, voice["speaker_embeddings"],
+                                                             voice["speaker_features"], silence=False))
+            chunk[length].append(seconds)
     token = statistics.median(per_token)
     audio_seconds = n / TOKENS_PER_SECOND
     report.update(
@@ -129,10 +164,16 @@ def main():
         decode_outside_run=(decode_wall - decode_run) / decode_wall,
         decoder_s=statistics.median(decoder), decoder_s_per_audio_s=statistics.median(decoder) / report["audio_s"],
         decoder_outside_run=(decoder_wall - decoder_run) / decoder_wall,
-        chunk_decoder_s=statistics.median(chunk),
         predicted_rtf=(n * token + statistics.median(decoder)) / audio_seconds,
-        streaming_rtf=TOKENS_PER_SECOND * token + statistics.median(chunk),
     )
+    for first, cap, seconds in STREAMS:
+        total, first_audio, stall, rtf = stream_cost(first, cap, int(seconds * TOKENS_PER_SECOND), token,
+                                                     lambda length: statistics.median(chunk[length]))
+        suffix = f"{seconds}s" + ("_fixed" if cap == first else "")
+        report[f"stream_decoder_s_{suffix}"], report[f"stream_stall_s_{suffix}"] = total, stall
+        if seconds == 30:
+            report["streaming_rtf" + ("_fixed" if cap == first else "")] = rtf
+            report["stream_first_audio_s"] = first_audio
     print(json.dumps(report, sort_keys=True))
 
 

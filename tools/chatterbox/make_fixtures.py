@@ -49,8 +49,8 @@ CASES = [  # LM cases: (name, text, mode, seed)
     ("tagged_sampled", "tagged", "sample", 2025),
     ("forever_greedy", "forever", "greedy", None),
 ]
-WAVEFORM_CASES = ["long_greedy", "tagged_sampled"]
-STREAM_CASES = ["long_greedy"]
+WAVEFORM_CASES = ["long_greedy", "tagged_sampled", "forever_greedy"]
+STREAM_CASES = ["long_greedy", "forever_greedy"]  # 75 tokens: chunks of 25 and 50; 1,024: up to the cap
 PUNC_CASES = [
     "", "   ", "hello world", "  hello   world  ", "Wait… what?", "wait … what", "Note: this works",
     "A — B – C", "“Quoted” and ‘single’ quotes", "ends with comma,", "ends with dash -", "ends with space   ",
@@ -262,6 +262,8 @@ def main():
                 for a, b in windows:
                     outside[a:b] = False
                 case["stream"] = dict(file=gold.array(f"stream_{variant}_{name}.f32", joined), chunks=chunks,
+                                      first=reference.CHUNK, cap=reference.CHUNK_CAP, context=reference.CONTEXT,
+                                      crossfade=reference.CROSSFADE,
                                       crossfade_windows=windows,
                                       max_abs_diff_outside_crossfades=float(np.abs(joined - wav)[outside].max()))
             cases.append(case)

@@ -28,7 +28,8 @@ MIN_CLIP_SECONDS = 5.0           # tts_turbo.py asserts duration > 5.0 s
 # prepare_conditionals cuts the clip: 15 s (ENC_COND_LEN, 375 prompt tokens at 25 Hz) for the language
 # model, 10 s (DEC_COND_LEN) for the decoder.
 ENC_COND_SECONDS, DEC_COND_SECONDS = 15, 10
-CHUNK, CONTEXT, CROSSFADE = 25, 5, 240
+# Streaming (README item 8, [U7]): chunks of 25, 50, 100, 200, 200, ... new tokens (CHUNK doubling up to CHUNK_CAP).
+CHUNK, CHUNK_CAP, CONTEXT, CROSSFADE = 25, 200, 5, 240
 
 # -------------------------------------------------------------------------------------------------
 # Text
@@ -261,22 +262,28 @@ def crossfade_curves(length=CROSSFADE):
     return np.cos(0.5 * np.pi * t), np.sin(0.5 * np.pi * t)
 
 
+def chunk_plan(n, first=CHUNK, cap=CHUNK_CAP):
+    """[(start, end, final)] of a stream of n speech tokens. Non-final chunk k holds min(first * 2^k, cap) new
+    tokens and is decoded as soon as they exist; the final chunk holds the rest (fewer than the next chunk's
+    size, maybe none) and the silence tokens. first == cap gives fixed chunks (the rule before 2026-11-29: 25)."""
+    plan, start, size = [], 0, first
+    while start + size <= n:
+        plan.append((start, start + size, False))
+        start, size = start + size, min(2 * size, cap)
+    plan.append((start, n, True))
+    return plan
+
+
 def stream(model, prompt_tokens, speech, speaker_embeddings, speaker_features,
-           chunk=CHUNK, context=CONTEXT, crossfade=CROSSFADE):
-    """Chunked decoding as generation goes. Chunk k starts at token s = chunk*k: non-final chunks
-    (k < n // chunk) hold `chunk` new tokens and are decoded as soon as they exist; the final chunk
-    holds the rest (0..chunk-1 tokens) and the 3 silence tokens. Each decode gets prompt ++
-    speech[s - c : end] (c = min(context, s)); its first c*960 - crossfade samples (none for s = 0)
-    are dropped; the first `crossfade` kept samples (s > 0) are crossfaded with the `crossfade`
-    samples the previous chunk held back; a non-final chunk holds back its last `crossfade` samples."""
+           first=CHUNK, cap=CHUNK_CAP, context=CONTEXT, crossfade=CROSSFADE):
+    """Chunked decoding as generation goes, in the chunks of chunk_plan(len(speech), first, cap). Each decode gets
+    prompt ++ speech[s - c : end] (s the chunk's first token, c = min(context, s)), plus the silence tokens if
+    the chunk is final; its first c*960 - crossfade samples (none for s = 0) are dropped; the first `crossfade`
+    kept samples (s > 0) are crossfaded with the `crossfade` samples the previous chunk held back; a non-final
+    chunk holds back its last `crossfade` samples."""
     fade_out, fade_in = crossfade_curves(crossfade)
-    n = len(speech)
-    full = n // chunk
     pieces, chunks, held = [], [], None
-    for k in range(full + 1):
-        final = k == full
-        start = chunk * k
-        end = n if final else start + chunk
+    for k, (start, end, final) in enumerate(chunk_plan(len(speech), first, cap)):
         ctx = min(context, start)
         wav = model.decode(prompt_tokens, speech[start - ctx:end], speaker_embeddings, speaker_features, silence=final)
         drop = ctx * TOKEN_SAMPLES - (crossfade if start > 0 else 0)
@@ -300,6 +307,7 @@ def stream(model, prompt_tokens, speech, speaker_embeddings, speaker_features,
     return np.concatenate(pieces), chunks
 
 
-def crossfade_windows(n_speech, chunk=CHUNK, crossfade=CROSSFADE):
-    """[start, end) sample ranges of the joined stream that are crossfades."""
-    return [[chunk * k * TOKEN_SAMPLES - crossfade, chunk * k * TOKEN_SAMPLES] for k in range(1, n_speech // chunk + 1)]
+def crossfade_windows(n_speech, first=CHUNK, cap=CHUNK_CAP, crossfade=CROSSFADE):
+    """[start, end) sample ranges of the joined stream that are crossfades: the `crossfade` samples before each
+    chunk start s > 0."""
+    return [[s * TOKEN_SAMPLES - crossfade, s * TOKEN_SAMPLES] for s, _, _ in chunk_plan(n_speech, first, cap) if s > 0]

@@ -154,8 +154,9 @@ def cache_rows_pass_through_unchanged(fx):
 
 @check
 def streaming_equals_one_shot_away_from_crossfades(fx):
-    for variant, suffix in (("fp32", ""), ("q4f16", "_q4f16")):
-        c = fx.case(variant, "long_greedy")
+    for variant, suffix, name in [(v, s, n) for v, s in (("fp32", ""), ("q4f16", "_q4f16"))
+                                  for n in ("long_greedy", "forever_greedy")]:
+        c = fx.case(variant, name)
         oneshot = fx.array(c["waveform"])
         streamed = fx.array(c["stream"]["file"])
         assert streamed.size == oneshot.size == (len(c["speech_tokens"]) + 3) * 960
@@ -166,7 +167,16 @@ def streaming_equals_one_shot_away_from_crossfades(fx):
             expected = (oneshot[a:b].astype(np.float64) * (fade_out + fade_in)).astype(np.float32)
             assert np.abs(streamed[a:b] - expected).max() < 1e-6
         assert np.array_equal(streamed[~inside], oneshot[~inside])
-        assert [ch["emitted"] for ch in c["stream"]["chunks"]] == [23760, 24000, 24000, 3120]
+        new_tokens = [ch["end_token"] - ch["first_token"] for ch in c["stream"]["chunks"]]
+        if name == "long_greedy":   # 75 tokens: 25 and 50, then a final chunk of silence only
+            assert new_tokens == [25, 50, 0]
+            assert [ch["emitted"] for ch in c["stream"]["chunks"]] == [23760, 48000, 3120]
+            assert c["stream"]["crossfade_windows"] == [[23760, 24000], [71760, 72000]]
+        else:                       # 1,024 tokens: doubling to the cap of 200, the final chunk holds the 49 left
+            assert new_tokens == [25, 50, 100, 200, 200, 200, 200, 49]
+            assert [ch["emitted"] for ch in c["stream"]["chunks"]] == ([25 * 960 - 240] + [n * 960 for n in new_tokens[1:-1]]
+                                                                        + [(49 + 3) * 960 + 240])
+        assert sum(ch["emitted"] for ch in c["stream"]["chunks"]) == oneshot.size
         assert np.all(oneshot[:480] == 0)   # trim_fade's zeros
         # Without left context the chunk starts differ.
         m = reference.Model(fx.repo, suffix)
@@ -174,6 +184,10 @@ def streaming_equals_one_shot_away_from_crossfades(fx):
         joined, _ = reference.stream(m, fx.lm[variant]["prompt_tokens"], c["speech_tokens"], cond["speaker_embeddings"],
                                      cond["speaker_features"], context=0, crossfade=0)
         assert np.abs(joined - oneshot).max() > 1e-2
+    # The plan: first == cap gives the fixed chunks of the rule before (25 each); short streams are one final chunk.
+    assert reference.chunk_plan(75, 25, 25) == [(0, 25, False), (25, 50, False), (50, 75, False), (75, 75, True)]
+    assert reference.chunk_plan(24) == [(0, 24, True)]
+    assert reference.chunk_plan(250) == [(0, 25, False), (25, 75, False), (75, 175, False), (175, 250, True)]
 
 
 @check

@@ -31,7 +31,7 @@ public struct ChatterboxConfiguration: Sendable, Equatable, Codable {
 /// Chatterbox Turbo (Resemble AI; `ResembleAI/chatterbox-turbo-ONNX`): text → the authors' clean-up →
 /// GPT-2 BPE → speech tokens (language model conditioned on the voice's `audio_features`) → 24 kHz
 /// audio (conditional decoder). Speaks voices cloned from a clip (`.encoderOutputs`); `begin` streams
-/// in chunks of 25 tokens (`ChatterboxStream`).
+/// in chunks of 25, 50, 100 and then 200 tokens (`ChatterboxStream`).
 public final class ChatterboxModel: UtteranceRenderer {
     public let modelID: String
     public let sampleRate = ChatterboxCodec.sampleRate

@@ -2,34 +2,40 @@ import Foundation
 import ONNXRuntime
 
 /// Speech tokens decoded to audio while they are written (tools/chatterbox/README.md, "Streaming";
-/// upstream has none, this is the third-party practice made exact): chunks of 25 new tokens, each
-/// decoded with up to 5 tokens of left context after the voice's prompt tokens, the context's audio
-/// dropped but for 240 samples that are crossfaded (equal power) with the 240 the previous chunk held
-/// back. The final chunk holds the rest and the three silence tokens. Away from the crossfades the
-/// stream equals the one-shot decode; its length always does.
+/// upstream has none, this is the third-party practice made exact): chunks of 25, 50, 100, 200, 200, …
+/// new tokens (`ChatterboxChunkSchedule.growing`), each decoded with up to 5 tokens of left context after
+/// the voice's prompt tokens, the context's audio dropped but for 240 samples that are crossfaded (equal
+/// power) with the 240 the previous chunk held back. The final chunk holds the rest and the three silence
+/// tokens. Away from the crossfades the stream equals the one-shot decode; its length always does.
 struct ChatterboxStream {
-    static let chunkTokens = 25
     static let contextTokens = 5
     static let crossfade = 240
 
     let codec: ChatterboxCodec
     let voice: ChatterboxVoice
+    let schedule: ChatterboxChunkSchedule
     private(set) var tokens: [Int] = []
     /// The first token of the next chunk.
     private(set) var start = 0
+    /// The new tokens of the next chunk if it is not the final one.
+    private(set) var chunkTokens: Int
     private var held: [Float] = []
     private(set) var isFinished = false
 
-    init(codec: ChatterboxCodec, voice: ChatterboxVoice) {
+    init(codec: ChatterboxCodec, voice: ChatterboxVoice, schedule: ChatterboxChunkSchedule = .growing) {
         self.codec = codec
         self.voice = voice
+        self.schedule = schedule
+        chunkTokens = schedule.first
     }
 
-    /// Adds a speech token; returns a chunk's audio when 25 new tokens are there (else nothing).
+    /// Adds a speech token; returns a chunk's audio when the next chunk's new tokens are all there (else nothing).
     mutating func append(_ token: Int, options: RunOptions?) throws -> [Float] {
         tokens.append(token)
-        guard tokens.count - start >= Self.chunkTokens else { return [] }
-        return try chunk(end: start + Self.chunkTokens, final: false, options: options)
+        guard tokens.count - start >= chunkTokens else { return [] }
+        let end = start + chunkTokens
+        chunkTokens = schedule.size(after: chunkTokens)
+        return try chunk(end: end, final: false, options: options)
     }
 
     /// The final chunk: the tokens left and the three silence tokens.
