@@ -16,19 +16,10 @@ import json
 import sys
 from pathlib import Path
 
+from tools.common.edits import edit_distance
 from tools.sherpa.check_cli import check_outputs, report
 
 MODELS = {"parakeet-tdt-0.6b-v3": "f32", "parakeet-tdt-0.6b-v3-int8": "int8"}
-
-
-def edits(a, b) -> int:
-    """Levenshtein distance between two sequences."""
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        previous, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (x != y))
-    return row[-1]
 
 
 def near_int8(stem: str, golden: dict, failures: list[str]) -> bool:
@@ -38,7 +29,7 @@ def near_int8(stem: str, golden: dict, failures: list[str]) -> bool:
     segment = document["segments"][0]
     if segment["tokens"] == golden["ids"]:
         return False
-    distance, allowed = edits(segment["tokens"], golden["ids"]), max(1, len(golden["ids"]) // 100)
+    distance, allowed = edit_distance(segment["tokens"], golden["ids"]), max(1, len(golden["ids"]) // 100)
     if distance > allowed:
         return False
     text = Path(f"{stem}.txt").read_text(encoding="utf-8")

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+from tools.common.edits import edit_distance  # noqa: E402
 from tools.common.wav import write_pcm16  # noqa: E402
 from tools.ttsbench import references  # noqa: E402
 
@@ -55,15 +56,6 @@ ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b")
 
 def fold_ordinals(words: list[str]) -> list[str]:
     return [ORDINAL.sub(r"\1", w) for w in words]
-
-
-def edit_distance(ref: list[str], hyp: list[str]) -> int:
-    row = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        prev, row[0] = row[0], i
-        for j, h in enumerate(hyp, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (r != h))
-    return row[-1]
 
 
 def score(args) -> None:

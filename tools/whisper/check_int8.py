@@ -23,6 +23,7 @@ import tempfile
 
 import numpy as np
 
+from tools.common.edits import edit_distance
 from tools.whisper.check_parity import model_paths, prompt_for, window_features
 from tools.whisper.clips import CLIPS, make_clips, read_wav
 from tools.whisper.ort_whisper import OrtWhisper
@@ -32,15 +33,6 @@ WER_BOUND = 0.10  # int8 vs f32 text, words over all clips of a model (the Swift
 
 def words(text: str) -> list[str]:
     return re.sub(r"[^\w\s']", " ", text.lower()).split()
-
-
-def edit_distance(a: list, b: list) -> int:
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        prev, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (x != y))
-    return row[-1]
 
 
 def check_model(model_id: str, clips: list[dict], threads: int, int8_dir: str | None = None) -> tuple[int, int]:
