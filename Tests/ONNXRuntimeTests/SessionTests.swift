@@ -67,10 +67,11 @@ import WarbleTestSupport
     }
 
     @Test func threadsStopSpinningAfterARunUnlessTold() throws {
-        #expect(SessionOptions().resolvedConfigEntries == ["session.force_spinning_stop": "1"])
-        #expect(SessionOptions(stopSpinningAfterRun: false).resolvedConfigEntries.isEmpty)
+        #expect(SessionOptions().resolvedConfigEntries == ["session.force_spinning_stop": "1", "session.x64quantprecision": "1"])
+        #expect(SessionOptions(stopSpinningAfterRun: false, preciseQuantizedMatMul: false).resolvedConfigEntries.isEmpty)
         // An explicit entry wins over the option.
-        let explicit = SessionOptions(configEntries: ["session.force_spinning_stop": "0", "session.use_env_allocators": "0"])
+        let explicit = SessionOptions(configEntries: ["session.force_spinning_stop": "0", "session.use_env_allocators": "0"],
+                                      preciseQuantizedMatMul: false)
         #expect(explicit.resolvedConfigEntries == ["session.force_spinning_stop": "0", "session.use_env_allocators": "0"])
         // ONNX Runtime takes the entry with two threads: same result as one thread without it.
         let x = try Tensor((0..<8).map(Float.init), shape: [1, 2, 4])
