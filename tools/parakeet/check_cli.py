@@ -29,7 +29,11 @@ def near_int8(stem: str, golden: dict, failures: list[str]) -> bool:
     segment = document["segments"][0]
     if segment["tokens"] == golden["ids"]:
         return False
-    distance, allowed = edit_distance(segment["tokens"], golden["ids"]), max(1, len(golden["ids"]) // 100)
+    # Against sherpa-onnx's tokens, else (its ONNX Runtime saturating on a CPU without VNNI) against the maker's same
+    # search over ONNX Runtime 1.31.1 with the exact int8 kernels Warble asks for.
+    reference = min((golden["ids"], golden.get("exact_ids") or golden["ids"]),
+                    key=lambda ids: edit_distance(segment["tokens"], ids))
+    distance, allowed = edit_distance(segment["tokens"], reference), max(1, len(reference) // 100)
     if distance > allowed:
         return False
     text = Path(f"{stem}.txt").read_text(encoding="utf-8")
@@ -39,7 +43,8 @@ def near_int8(stem: str, golden: dict, failures: list[str]) -> bool:
         failures.append(f"{stem}.json: the words do not join to the text")
     if document["text"] not in Path(f"{stem}.srt").read_text(encoding="utf-8"):
         failures.append(f"{stem}.srt: not one cue with the text")
-    print(f"note: {stem}: int8 tokens {distance} edit(s) from sherpa-onnx's {len(golden['ids'])} (allowed {allowed})",
+    which = "sherpa-onnx's" if reference is golden["ids"] else "the exact-kernel search's"
+    print(f"note: {stem}: int8 tokens {distance} edit(s) from {which} {len(reference)} (allowed {allowed})",
           file=sys.stderr)
     return True
 
