@@ -37,8 +37,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", exact: "0.9.20"),
-        // SHA-256 and MD5 for checking downloads and files (BoringSSL's assembly).
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The server's /metrics: swift-metrics' API, rendered by swift-prometheus (a registry per server).
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -87,9 +85,11 @@ let package = Package(
         // MARK: Engine
         // glibc's malloc_trim, declared in C (no pointers cross into Swift).
         .target(name: "CHeap"),
+        // SHA-256 and MD5 for checking downloads and files: OpenSSL's libcrypto (Debian's build, SHA-NI where the CPU has it).
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "WarbleEngine",
-            dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleModels", "WarbleText", "CHeap", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ONNXRuntime", "WarbleSpeech", "WarbleModels", "WarbleText", "CHeap", "CLibCrypto"],
             swiftSettings: strict
         ),
 

@@ -30,10 +30,10 @@ timings_begin setup
 
 # --- System packages (Debian) --------------------------------------------------------------
 # What the build links (espeak-ng, libsndfile, libsoxr, kissfft, libebur128, libpulse, libavcodec, zlib,
-# SQLite) and python3's venv and pip (the converters' environment; fetch_wheel's `pip download`).
+# SQLite, libcrypto) and python3's venv and pip (the converters' environment; fetch_wheel's `pip download`).
 apt_packages=(
     pkg-config unzip espeak-ng libpulse-dev libavcodec-dev
-    libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev zlib1g-dev libsqlite3-dev
+    libsndfile1-dev libsoxr-dev libkissfft-dev libebur128-dev libespeak-ng-dev zlib1g-dev libsqlite3-dev libssl-dev
     python3-venv python3-pip
 )
 if [[ $dev == 1 ]]; then

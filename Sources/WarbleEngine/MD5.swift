@@ -1,15 +1,15 @@
-import Crypto
+import CLibCrypto
 import Foundation
 
 /// MD5, only to check downloads against catalogues that list md5 digests (Piper's voices.json); never for
-/// anything that needs a secure hash. swift-crypto's `Insecure.MD5`, streamed like `SHA256`.
+/// anything that needs a secure hash. libcrypto's (`Digest`), streamed like `SHA256`.
 public struct MD5 {
-    private var hasher = Insecure.MD5()
+    private let hasher = Digest(EVP_md5())
 
     public init() {}
 
     public mutating func update<D: DataProtocol>(_ data: D) {
-        hasher.update(data: data)
+        hasher.update(data)
     }
 
     /// The digest as lowercase hex.
@@ -19,6 +19,8 @@ public struct MD5 {
 
     /// The hex digest of `data`.
     public static func hex<D: DataProtocol>(_ data: D) -> String {
-        SHA256.hex(digest: Insecure.MD5.hash(data: data))
+        var hasher = MD5()
+        hasher.update(data)
+        return hasher.finalizeHex()
     }
 }

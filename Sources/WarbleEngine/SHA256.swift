@@ -1,20 +1,21 @@
-import Crypto
+import CLibCrypto
 import Foundation
 
-/// SHA-256 for checking model files, wheels, clips and history audio against their recorded digests: swift-crypto's
-/// (BoringSSL's assembly on Linux), behind the streaming interface the callers use (update as bytes arrive, then
-/// the lowercase hex digest).
+/// SHA-256 for checking model files, wheels, clips and history audio against their recorded digests: OpenSSL's
+/// libcrypto (`Digest`), behind the streaming interface the callers use (update as bytes arrive, then the
+/// lowercase hex digest, once). A hasher is not to be copied and then updated in both copies: they share
+/// one context.
 public struct SHA256 {
-    private var hasher = Crypto.SHA256()
+    private let hasher = Digest(EVP_sha256())
 
     public init() {}
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        hasher.update(bufferPointer: bytes)
+        hasher.update(bytes)
     }
 
     public mutating func update<D: DataProtocol>(_ data: D) {
-        hasher.update(data: data)
+        hasher.update(data)
     }
 
     /// The digest as lowercase hex.
@@ -24,7 +25,9 @@ public struct SHA256 {
 
     /// The hex digest of `data`.
     public static func hex<D: DataProtocol>(_ data: D) -> String {
-        hex(digest: Crypto.SHA256.hash(data: data))
+        var hasher = SHA256()
+        hasher.update(data)
+        return hasher.finalizeHex()
     }
 
     /// The hex digest of a file, read in 1 MiB blocks.
