@@ -135,7 +135,7 @@ extension Engine {
         }
         let embedder = try await speakerEmbedder()
         let sentences = sentences ?? SearchTexts.heldOut
-        func score(_ voice: String) async throws -> VoiceCheck.Score {
+        @Sendable func score(_ voice: String) async throws -> VoiceCheck.Score {
             var total = 0.0
             for sentence in sentences {
                 var samples: [Float] = []
@@ -150,14 +150,10 @@ extension Engine {
             }
             return VoiceCheck.Score(voice: voice, similarity: total / Double(max(1, sentences.count)))
         }
-        let own = try await score(id)
-        var stockScores: [VoiceCheck.Score] = []
-        if stock {
-            for voice in currentStockVoices where voice.model == profile.model {
-                stockScores.append(try await score(voice.id))
-            }
-        }
-        return VoiceCheck(voice: own, stock: stockScores.sorted { $0.similarity > $1.similarity }, sentences: sentences)
+        // Two voices at a time (each a synthesis and an embedding at a time: about a core).
+        let voices = [id] + (stock ? currentStockVoices.filter { $0.model == profile.model }.map(\.id) : [])
+        let scores = try await concurrentScores(voices, width: 2) { try await score($0) }
+        return VoiceCheck(voice: scores[0], stock: scores.dropFirst().sorted { $0.similarity > $1.similarity }, sentences: sentences)
     }
 
     private func isStockVoice(_ id: String) -> Bool {
@@ -188,10 +184,13 @@ extension Engine {
         throw ModelError(.badModel, "no installed model clones voices" + (install.isEmpty ? "" : "; " + install.joined(separator: "; ")))
     }
 
-    /// English speech to text with the first installed recognition model (greedy), for the search's
-    /// intelligibility guard; nil when none is installed.
+    /// English speech to text (greedy) for the search's intelligibility guard, by the smallest installed
+    /// recogniser of English: it only has to tell speech heard clearly from a mumble, and it hears every
+    /// finalist of a search on several texts. Nil when none is installed.
     private func intelligibilityJudge() -> (@Sendable (AudioBuffer) async throws -> String)? {
-        guard let model = recognitionModels().first?.id else { return nil }
+        let english = Set(recognitionModels().filter { $0.languages.contains("en") }.map(\.id))
+        guard let model = models(offering: .recognition).filter({ english.contains($0.manifest.id) })
+            .min(by: { $0.manifest.totalBytes < $1.manifest.totalBytes })?.manifest.id else { return nil }
         return { [self] audio in
             var options = TranscriptionOptions(language: "en", beamSize: 1)
             options.conditionOnPreviousText = false

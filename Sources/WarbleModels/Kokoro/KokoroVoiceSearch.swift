@@ -121,7 +121,7 @@ struct KokoroVoiceSearch: Sendable {
         // mean and the last generations' leaders, scored on the validation texts; among those Whisper
         // understands about as well as the best stock voice there, the most similar. They are judged most
         // promising first (the start voice, the mean, the newest leaders, the other stock voices), and the
-        // choice ends with the budget once the start voice and one candidate were judged.
+        // choice ends with the budget once the start voice and one candidate were started.
         let stock = Array(state.stockRanking.prefix(8).compactMap { id in space.stock.first { $0.id == id } })
         // A search that made no step found nothing: its mean is the start voice's point, whose table (moved
         // by nothing) scored 0.010 above the stock table itself on an AVX2 machine, a difference of rounding.
@@ -140,16 +140,32 @@ struct KokoroVoiceSearch: Sendable {
                               candidates: state.candidates, generation: state.strategy.generation, best: state.best,
                               start: state.startScore))
         }
-        var judged: [(finalist: Finalist, similarity: Double, wer: Double?)] = []
-        for finalist in order {
-            if judged.count >= 2, elapsed() >= options.budget { break }
-            try cancel.check()
-            report(judged.count)
-            let (similarity, wer) = try await judge(table(finalist), texts: validation, references: SearchTexts.validation,
-                                                    target: target, cancel: cancel)
-            judged.append((finalist, similarity, wer))
+        // `concurrency` finalists are judged at a time, started in that order; none is started once the budget
+        // is spent and two were started. They are kept in that order, whichever ends first.
+        var verdicts: [(index: Int, similarity: Double, wer: Double?)] = []
+        try await withThrowingTaskGroup(of: (Int, Double, Double?).self) { group in
+            var next = 0
+            func start() throws {
+                try cancel.check()
+                let index = next
+                let table = table(order[index])
+                group.addTask {
+                    let (similarity, wer) = try await judge(table, texts: validation, references: SearchTexts.validation,
+                                                            target: target, cancel: cancel)
+                    return (index, similarity, wer)
+                }
+                next += 1
+            }
+            func mayStart() -> Bool { next < order.count && (next < 2 || elapsed() < options.budget) }
+            report(0)
+            while next < max(1, options.concurrency), mayStart() { try start() }
+            while let (index, similarity, wer) = try await group.next() {
+                verdicts.append((index, similarity, wer))
+                report(verdicts.count)
+                if mayStart() { try start() }
+            }
         }
-        report(judged.count)
+        let judged = verdicts.sorted { $0.index < $1.index }.map { (finalist: order[$0.index], similarity: $0.similarity, wer: $0.wer) }
         let best = judged.indices.filter { judged[$0].finalist.stock != nil }.max { judged[$0].similarity < judged[$1].similarity } ?? 0
         let baseline = judged[best].wer
         let eligible = judged.indices.filter { index in
@@ -195,23 +211,8 @@ struct KokoroVoiceSearch: Sendable {
     /// The score of each table, `concurrency` at a time.
     private func scoreAll(_ tables: [StoredTensor], texts: [String], target: [Float], options: Options,
                           cancel: CancellationToken) async throws -> [Double] {
-        try await withThrowingTaskGroup(of: (Int, Double).self) { group in
-            var scores = [Double](repeating: 0, count: tables.count)
-            var next = 0
-            func add() {
-                let index = next
-                let table = tables[index]
-                group.addTask {
-                    (index, try score(table: table, texts: texts, target: target, similarityWeight: options.similarityWeight, cancel: cancel))
-                }
-                next += 1
-            }
-            while next < min(tables.count, max(1, options.concurrency)) { add() }
-            while let (index, score) = try await group.next() {
-                scores[index] = score
-                if next < tables.count { add() }
-            }
-            return scores
+        try await concurrentScores(tables, width: options.concurrency) { table in
+            try score(table: table, texts: texts, target: target, similarityWeight: options.similarityWeight, cancel: cancel)
         }
     }
 
@@ -271,8 +272,8 @@ struct Pace {
     }
 
     /// The choice's time: each finalist speaks `texts` texts one at a time, each heard by speech recognition
-    /// (counted as much again as the speech).
+    /// (counted as much again as the speech), `concurrency` finalists at a time.
     func choosingSeconds(finalists: Int, texts: Int) -> Double {
-        (secondsPerSynthesis ?? 0) * Double(finalists * texts) * 2
+        (secondsPerSynthesis ?? 0) * Double(finalists * texts) * 2 / Double(concurrency)
     }
 }
