@@ -174,6 +174,20 @@ let package = Package(
         // skips when it ends; WARBLE_REQUIRE_FIXTURES=1 (scripts/test.sh, CI) fails them instead. ONNXRuntime only for
         // where it looks for its library (nothing is loaded).
         .target(name: "WarbleTestSupport", dependencies: ["ONNXRuntime"], path: "Tests/WarbleTestSupport", swiftSettings: strict),
+        // The server's tests send their requests over loopback sockets to the application on a free port (HTTP/1.1).
+        .target(
+            name: "WarbleHTTPTesting",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/WarbleHTTPTesting", swiftSettings: strict
+        ),
         .testTarget(name: "ONNXRuntimeTests", dependencies: ["ONNXRuntime", "CWarbleOperators", "WarbleTestSupport"], swiftSettings: strict),
         .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio", "WarbleTestSupport"], swiftSettings: strict),
         .testTarget(name: "WarbleAACTests", dependencies: ["WarbleAAC", "WarbleAudio"], swiftSettings: strict),
@@ -198,7 +212,6 @@ let package = Package(
             name: "WarbleVoicesTests",
             dependencies: [
                 "WarbleEngine", "WarblePhonemes", "WarbleServer", "WarbleTestSupport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),
@@ -206,7 +219,7 @@ let package = Package(
             name: "WarbleServerTests",
             dependencies: [
                 "WarbleServer", "WarbleSpeech", "WarbleAudio", "WarbleText", "WarbleBenchReport",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "WarbleHTTPTesting",
                 // Bare TCP connections (RawConnection): half a request, a stall, a hang-up.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

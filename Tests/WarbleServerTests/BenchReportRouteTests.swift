@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 import WarbleBenchReport
 import WarbleServer
@@ -36,7 +36,7 @@ struct BenchReportRouteTests {
 
     func get(_ folder: URL?, headers: HTTPFields = Self.authorised) async throws -> (HTTPResponse.Status, [String: Any]) {
         let server = SpeechServer(backend: FakeSpeechBackend(), benchReports: folder, configuration: ServerConfiguration(apiKey: Self.key))
-        return try await Application(router: server.makeRouter()).test(.router) { client in
+        return try await Application(router: server.makeRouter()).test { client in
             let response = try await client.execute(uri: "/v1/bench/report", method: .get, headers: headers)
             let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any] ?? [:]
             return (response.status, json)

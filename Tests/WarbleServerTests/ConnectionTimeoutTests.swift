@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Logging
 import Testing
 @testable import WarbleServer
@@ -11,12 +11,12 @@ import Testing
     static let quick = ServerConfiguration(headerTimeout: .milliseconds(300), bodyTimeout: .milliseconds(300),
                                            idleTimeout: .milliseconds(300))
 
-    /// `body` against a live server with short timeouts. (The test client's own connection, opened at the
-    /// start and never used, is closed by the header timeout: the tests speak through `RawConnection`.)
+    /// `body` against a live server with short timeouts; the tests speak through `RawConnection` (the test
+    /// client opens no connection of its own until it sends a request).
     func withLiveServer(_ configuration: ServerConfiguration = quick,
                         _ body: @Sendable (SpeechServer<FakeSpeechBackend>, Int) async throws -> Void) async throws {
         let server = SpeechServer(backend: FakeSpeechBackend(), configuration: configuration)
-        try await server.makeApplication(logger: Logger(label: "test")).test(.live) { client in
+        try await server.makeApplication(logger: Logger(label: "test")).test { client in
             try await body(server, try #require(client.port))
         }
     }
@@ -81,11 +81,11 @@ import Testing
     }
 
     @Test func pastTheCapANewConnectionIs503AndClosedUnread() async throws {
-        // Two places: the test client's connection and `first`.
-        let configuration = ServerConfiguration(maxConnections: 2)
+        // One place, taken by `first`.
+        let configuration = ServerConfiguration(maxConnections: 1)
         try await withLiveServer(configuration) { server, port in
             let first = try await RawConnection.open(port: port)
-            await server.connections.waitUntil { $0.open == 2 }
+            await server.connections.waitUntil { $0.open == 1 }
             let refused = try await RawConnection.open(port: port)
             // The answer comes unread: the server may have closed before the request is written, so the
             // write may fail (I/O on a closed channel); what was answered is what counts.
@@ -100,7 +100,7 @@ import Testing
             #expect(server.connections.current.refused == 1)
             // A place freed is a place taken again.
             await first.hangUp()
-            await server.connections.waitUntil { $0.open == 1 }
+            await server.connections.waitUntil { $0.open == 0 }
             let next = try await RawConnection.open(port: port)
             try await next.send("GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             #expect(try await next.readToEnd().hasPrefix("HTTP/1.1 200"))

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Logging
 import Testing
 @testable import WarbleServer
@@ -14,7 +14,7 @@ import Testing
     @Test func hangingUpWhileTheFirstChunkRendersStopsTheRunAndFreesTheSlot() async throws {
         let backend = FakeSpeechBackend(holdAfter: 0)  // the first chunk is held until cancelled
         let server = SpeechServer(backend: backend, configuration: .init(maxConcurrentSyntheses: 1, maxQueuedRequests: 0))
-        try await server.makeApplication(logger: Logger(label: "test")).test(.live) { client in
+        try await server.makeApplication(logger: Logger(label: "test")).test { client in
             let port = try #require(client.port)
             let leaving = try await RawConnection.open(port: port)
             try await leaving.send(Self.slow)
@@ -37,7 +37,7 @@ import Testing
     @Test func hangingUpWhileQueuedGivesUpThePlaceInTheQueue() async throws {
         let backend = FakeSpeechBackend(holdAfter: 0)
         let server = SpeechServer(backend: backend, configuration: .init(maxConcurrentSyntheses: 1, maxQueuedRequests: 1))
-        try await server.makeApplication(logger: Logger(label: "test")).test(.live) { client in
+        try await server.makeApplication(logger: Logger(label: "test")).test { client in
             let port = try #require(client.port)
             let running = try await RawConnection.open(port: port)
             try await running.send(Self.slow)

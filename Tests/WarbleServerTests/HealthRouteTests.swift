@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 @testable import WarbleServer
 
@@ -9,7 +9,7 @@ import Testing
     @Test func readyFollowsTheStartupCheckAndTheDrain() async throws {
         let backend = FakeSpeechBackend()
         let server = SpeechServer(backend: backend)
-        try await Application(router: server.makeRouter()).test(.router) { client async throws in
+        try await Application(router: server.makeRouter()).test { client async throws in
             #expect(try await client.execute(uri: "/health/live", method: .get).status == .ok)
             #expect(try await ready(client) == (503, "starting"))
 
@@ -31,7 +31,7 @@ import Testing
     @Test func aFailedStartupCheckSaysWhy() async throws {
         struct LoadFailure: Error, CustomStringConvertible { var description: String { "model file missing" } }
         let server = SpeechServer(backend: FakeSpeechBackend())
-        try await Application(router: server.makeRouter()).test(.router) { client async throws in
+        try await Application(router: server.makeRouter()).test { client async throws in
             await server.checkReadiness(preload: { throw LoadFailure() })
             let response = try await client.execute(uri: "/health/ready", method: .get)
             #expect(response.status == .serviceUnavailable)

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 import WarbleAudio
 import WarbleSpeech
@@ -52,7 +52,7 @@ import WarbleSpeech
         configuration.defaultTranscriptionModel = "whisper-tiny.en"
         let server = SpeechServer(backend: FakeSpeechBackend(), transcriber: TranscriptionFakeBackend(),
                                   translator: TextTranslationRouteTests.Reverser(), live: live, configuration: configuration)
-        try await Application(router: server.makeRouter()).test(.router) { client in try await body(client) }
+        try await Application(router: server.makeRouter()).test { client in try await body(client) }
     }
 
     func open(_ client: some TestClientProtocol, _ fields: [String: any Sendable]) async throws -> TestResponse {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 @testable import WarbleServer
 
@@ -11,7 +11,7 @@ import Testing
 
     @Test func countersMoveAndHistogramsHaveBuckets() async throws {
         let server = SpeechServer(backend: FakeSpeechBackend(), models: FixedModels())
-        try await Application(router: server.makeRouter()).test(.router) { client async throws in
+        try await Application(router: server.makeRouter()).test { client async throws in
             let before = try PrometheusText(try await scrape(client))
             #expect(before.series(ServerMetrics.Name.requests).isEmpty)
 
@@ -53,7 +53,7 @@ import Testing
     @Test func metricsNeedTheKeyUnlessPublic() async throws {
         var configuration = ServerConfiguration(apiKey: Self.key)
         let server = SpeechServer(backend: FakeSpeechBackend(), configuration: configuration)
-        try await Application(router: server.makeRouter()).test(.router) { client async throws in
+        try await Application(router: server.makeRouter()).test { client async throws in
             #expect(try await client.execute(uri: "/metrics", method: .get).status == .unauthorized)
             #expect(try await client.execute(uri: "/metrics", method: .get, headers: Self.bearer).status == .ok)
             #expect(try await client.execute(uri: "/health/live", method: .get).status == .ok)
@@ -61,7 +61,7 @@ import Testing
         }
         configuration.metricsPublic = true
         let open = SpeechServer(backend: FakeSpeechBackend(), configuration: configuration)
-        try await Application(router: open.makeRouter()).test(.router) { client in
+        try await Application(router: open.makeRouter()).test { client in
             let response = try await client.execute(uri: "/metrics", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)

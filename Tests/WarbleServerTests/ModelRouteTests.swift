@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 import WarbleServer
 import WarbleSpeech
@@ -67,7 +67,7 @@ struct ModelRouteTests {
     func withServer<Value: Sendable>(apiKey: String? = key, library: (any ModelLibraryBackend)? = SteppingModelLibrary(),
                                      _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         let server = SpeechServer(backend: FakeSpeechBackend(), modelLibrary: library, configuration: ServerConfiguration(apiKey: apiKey))
-        return try await Application(router: server.makeRouter()).test(.router) { try await body($0) }
+        return try await Application(router: server.makeRouter()).test { try await body($0) }
     }
 
     /// The `data:` payloads of a server-sent event stream, as JSON objects.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 @testable import WarbleServer
 
@@ -43,7 +43,7 @@ import Testing
     @Test func fullQueueIs429WithRetryAfter() async throws {
         let backend = FakeSpeechBackend(holdAfter: 0)  // the first request runs until the gate opens
         let server = SpeechServer(backend: backend, configuration: .init(maxConcurrentSyntheses: 1, maxQueuedRequests: 1))
-        try await Application(router: server.makeRouter()).test(.router) { client in
+        try await Application(router: server.makeRouter()).test { client in
             let slow = ["model": "tts-1", "input": "One. Two.", "response_format": "wav"]
             async let first = client.speech(slow)
             await server.admission.waitUntil(active: 1)
@@ -77,7 +77,7 @@ import Testing
     @Test func cancellingTheRequestStopsSynthesisAndFreesTheSlot() async throws {
         let backend = FakeSpeechBackend(holdAfter: 1)
         let server = SpeechServer(backend: backend, configuration: .init(maxConcurrentSyntheses: 1))
-        try await Application(router: server.makeRouter()).test(.router) { client in
+        try await Application(router: server.makeRouter()).test { client in
             let request = Task {
                 try await client.speech(["model": "tts-1", "input": "A. B. C. D. E. F. G. H.", "response_format": "wav"])
             }

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 @testable import WarbleServer
 
@@ -92,7 +92,7 @@ import Testing
 
     @Test func refusedRequestsLeaveNoSlotTaken() async throws {
         let server = SpeechServer(backend: FakeSpeechBackend(), configuration: .init(maxConcurrentSyntheses: 1))
-        try await Application(router: server.makeRouter()).test(.router) { client in
+        try await Application(router: server.makeRouter()).test { client in
             for _ in 0..<3 { _ = try await client.speech(["model": "tts-1", "input": "BROKEN"]) }
             _ = try await client.speech(["model": "tts-1", "input": "<speak><bad/></speak>"])
             let ok = try await client.speech(["model": "tts-1", "input": "Fine.", "response_format": "wav"])

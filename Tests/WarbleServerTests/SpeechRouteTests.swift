@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 import WarbleAudio
 @testable import WarbleServer
@@ -168,7 +168,7 @@ import WarbleAudio
     @Test func failureAfterTheStartCutsARawAudioStream() async throws {
         let server = SpeechServer(backend: FakeSpeechBackend())
         let app = Application(router: server.makeRouter())
-        _ = try await app.test(.router) { client in
+        _ = try await app.test { client in
             // The router test client reports a body writer that throws as an error (a real client
             // sees the connection close before the last chunk).
             await #expect(throws: (any Error).self) {

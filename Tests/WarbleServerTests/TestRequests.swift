@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 import WarbleServer
 
@@ -11,7 +11,7 @@ func withServer<Value: Sendable>(
 ) async throws -> Value {
     let server = SpeechServer(backend: backend, configuration: configuration)
     let app = Application(router: server.makeRouter())
-    return try await app.test(.router) { client in try await body(client) }
+    return try await app.test { client in try await body(client) }
 }
 
 /// A JSON request body.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 import WarbleSpeech
 @testable import WarbleServer
@@ -23,7 +23,7 @@ import WarbleSpeech
 
     @Test func translatesAndRefusesWhatTheOtherRoutesRefuse() async throws {
         let server = SpeechServer(backend: FakeSpeechBackend(), translator: Reverser(), configuration: .init(maxInputCharacters: 20))
-        try await Application(router: server.makeRouter()).test(.router) { client in
+        try await Application(router: server.makeRouter()).test { client in
             let ok = try await post(client, ["text": "Hello.", "target": "pt"])
             #expect(ok.status == .ok)
             let answer = try JSONSerialization.jsonObject(with: Data(buffer: ok.body)) as? [String: String]

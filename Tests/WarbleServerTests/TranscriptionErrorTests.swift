@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 import WarbleAudio
 @testable import WarbleServer

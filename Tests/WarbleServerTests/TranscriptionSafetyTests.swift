@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 @testable import WarbleServer
 
@@ -11,7 +11,7 @@ import Testing
         let backend = TranscriptionFakeBackend(holdAfter: 0)  // the first request runs until the gate opens
         let server = SpeechServer(backend: FakeSpeechBackend(), transcriber: backend,
                                   configuration: .init(maxConcurrentSyntheses: 1, maxQueuedRequests: 1))
-        try await Application(router: server.makeRouter()).test(.router) { client in
+        try await Application(router: server.makeRouter()).test { client in
             async let first = client.transcribe(MultipartBody([("model", "whisper-1")]))
             await server.admission.waitUntil(active: 1)
             async let second = client.speech(["model": "tts-1", "input": "Queued.", "response_format": "wav"])
@@ -32,7 +32,7 @@ import Testing
         let backend = TranscriptionFakeBackend(holdAfter: 0)  // never opened: only the time limit can end it
         let server = SpeechServer(backend: FakeSpeechBackend(), transcriber: backend,
                                   configuration: .init(requestTimeLimit: .milliseconds(200)))
-        try await Application(router: server.makeRouter()).test(.router) { client in
+        try await Application(router: server.makeRouter()).test { client in
             let response = try await client.transcribe(MultipartBody([("model", "whisper-1")]))
             #expect(response.status == .serviceUnavailable)
             let error = try ErrorBody(response).error
@@ -51,7 +51,7 @@ import Testing
         let backend = TranscriptionFakeBackend(holdAfter: 0)
         let server = SpeechServer(backend: FakeSpeechBackend(), transcriber: backend,
                                   configuration: .init(maxConcurrentSyntheses: 1))
-        try await Application(router: server.makeRouter()).test(.router) { client in
+        try await Application(router: server.makeRouter()).test { client in
             let request = Task { try await client.transcribe(MultipartBody([("model", "whisper-1")])) }
             await backend.probe.wait { $0.calls == 1 }
             request.cancel()

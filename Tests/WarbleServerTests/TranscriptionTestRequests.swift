@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import WarbleAudio
 import WarbleServer
 
@@ -12,7 +12,7 @@ func withTranscriptionServer<Value: Sendable>(
 ) async throws -> Value {
     let server = SpeechServer(backend: speech, transcriber: transcriber, configuration: configuration)
     let app = Application(router: server.makeRouter())
-    return try await app.test(.router) { client in try await body(client) }
+    return try await app.test { client in try await body(client) }
 }
 
 /// A multipart/form-data body as OpenAI's clients send it: text fields, then the file.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
+import WarbleHTTPTesting
 import Testing
 import WarbleServer
 import WarbleSpeech
@@ -75,7 +75,7 @@ struct VoiceRouteTests {
                                      _ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         let server = SpeechServer(backend: FakeSpeechBackend(), voiceLibrary: library,
                                   configuration: ServerConfiguration(apiKey: apiKey))
-        return try await Application(router: server.makeRouter()).test(.router) { try await body($0) }
+        return try await Application(router: server.makeRouter()).test { try await body($0) }
     }
 
     static var authorised: HTTPFields { [.authorization: "Bearer \(key)"] }
