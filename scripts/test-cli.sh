@@ -702,14 +702,17 @@ sox -n -r 16000 -c 1 "$work/silent.wav" trim 0 4 2>/dev/null
 check "voice add --help explains the search, the clip and consent" bash -c "
     '$warble' voice add --help > '$work/vh' && grep -q 'CMA-ES' '$work/vh' && grep -q -- '--consent' '$work/vh' &&
     grep -q 'libsndfile' '$work/vh' && '$warble' voice --help | grep -q 'right to use'"
-check "voice add: a Kokoro voice from a clip, with progress, the search's figures and the similarity check" bash -c "
-    ${vw[*]} voice add joe-clone --from '$work/clip.wav' --model kokoro --budget 10m --candidates 12 --seed 3 --consent 'synthetic test voice' \
+check "voice add: a Kokoro voice from a clip, with progress (--candidates ends the search after that many; the bar measures the way by them), the search's figures and the similarity check; --history keeps the clone" bash -c "
+    ${vw[*]} voice add joe-clone --from '$work/clip.wav' --model kokoro --budget 10m --candidates 12 --seed 3 --consent 'synthetic test voice' --history \
         > '$work/add.out' 2> '$work/add.err' &&
     grep -q '^clip: .* s, speech .* s at .* dBFS' '$work/add.err' && grep -q 'searching kokoro-v1.0-int8' '$work/add.err' &&
-    grep -q 'candidates  best 0\.[0-9]* (start 0\.[0-9]*)' '$work/add.err' &&
+    grep -q 'candidates  best 0\.[0-9]* (start 0\.[0-9]*)' '$work/add.err' && grep -q '100%  [0-9]* candidates' '$work/add.err' &&
     grep -q '^Searched [0-9]* candidates in .* a minute, [0-9]* directions' '$work/add.out' &&
     grep -q '^Added voice .joe-clone. (kokoro-v1.0-int8)' '$work/add.out' &&
-    grep -q '^Similarity to the clip: 0\.[0-9]* (best stock voice: kokoro-' '$work/add.out'"
+    grep -q '^Similarity to the clip: 0\.[0-9]* (best stock voice: kokoro-' '$work/add.out' &&
+    ${vw[*]} history list --json | python3 -c 'import json,sys; s=[x for x in json.load(sys.stdin) if x[\"kind\"] == \"clone\"]; assert len(s) == 1 and s[0][\"voice\"] == \"joe-clone\" and s[0][\"model\"] == \"kokoro-v1.0-int8\", s' &&
+    ${vw[*]} history show \$(${vw[*]} history list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"id\"])') --json |
+        python3 -c 'import hashlib,json,sys; a=json.load(sys.stdin)[\"audio\"]; assert [x[\"role\"] for x in a] == [\"input\"] and a[0][\"sha256\"] == hashlib.sha256(open(sys.argv[1],\"rb\").read()).hexdigest(), a' '$work/clip.wav'"
 check "a cloned voice is listed, shown with its clip's hash and consent, and speaks through say" bash -c "
     ${vw[*]} voice list | grep -q '^joe-clone .*kokoro-v1.0-int8' && ${vw[*]} voices | grep -q '^joe-clone ' &&
     ${vw[*]} voice show joe-clone > '$work/show' && grep -q \"sha256 \$(sha256sum '$work/clip.wav' | cut -d' ' -f1)\" '$work/show' &&
@@ -737,13 +740,6 @@ check "voice add refuses silence, a missing file, a stock voice's name, a taken 
     ! ${vw[*]} voice add joe-clone --from '$work/clip.wav' 2> '$work/ae4' && grep -q 'already has a voice' '$work/ae4' &&
     ! ${vw[*]} voice add y --from '$work/clip.wav' --budget soon 2> '$work/ae5' && grep -q 'is not a duration' '$work/ae5' &&
     ! ${vw[*]} voice add z --from '$work/clip.wav' --model whisper-base 2> '$work/ae6' && grep -q 'no installed model that clones' '$work/ae6'"
-check "voice add --candidates ends the search after that many; the bar measures the way by them; --history keeps the clone" bash -c "
-    ${vw[*]} voice add counted --from '$work/clip.wav' --model kokoro --candidates 6 --budget 1h --no-check --keep-stock --history > '$work/c.out' 2> '$work/c.err' &&
-    grep -q '100%  [0-9]* candidates' '$work/c.err' && grep -q '^Searched [0-9]* candidates' '$work/c.out' &&
-    ${vw[*]} history list --json | python3 -c 'import json,sys; s=[x for x in json.load(sys.stdin) if x[\"kind\"] == \"clone\"]; assert len(s) == 1 and s[0][\"voice\"] == \"counted\" and s[0][\"model\"] == \"kokoro-v1.0-int8\", s' &&
-    ${vw[*]} history show \$(${vw[*]} history list --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"id\"])') --json |
-        python3 -c 'import hashlib,json,sys; a=json.load(sys.stdin)[\"audio\"]; assert [x[\"role\"] for x in a] == [\"input\"] and a[0][\"sha256\"] == hashlib.sha256(open(sys.argv[1],\"rb\").read()).hexdigest(), a' '$work/clip.wav' &&
-    ${vw[*]} voice remove counted > /dev/null"
 check "voice add: a search that finds nothing better than a stock voice (stopped before its first step: --candidates 1) saves nothing and says so (exit 1, no usage text); --keep-stock saves it, named" bash -c "
     '$warble' say --voice kokoro-jm_kumo 'The quick brown fox jumps over the lazy dog. My voice is my passport, verify me.' -o '$work/kumo.wav' -q &&
     ${vw[*]} voice add kumo-copy --from '$work/kumo.wav' --model kokoro --candidates 1 --budget 1h --no-check > '$work/k1.out' 2> '$work/k1.err';
