@@ -51,7 +51,7 @@ dictionary() {
 
 package="$warble_root/Fuzz"
 scratch="$warble_root/.build-fuzz"
-flags=(-c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -O -Xswiftc -use-ld=lld)
+flags=(-c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 say "building the fuzz targets (-sanitize=fuzzer,address) into .build-fuzz"
 swift build --package-path "$package" --scratch-path "$scratch" "${flags[@]}" >&2 || die "the fuzz build failed"
 bin="$(swift build --package-path "$package" --scratch-path "$scratch" "${flags[@]}" --show-bin-path)"
