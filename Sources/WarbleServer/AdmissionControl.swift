@@ -79,18 +79,22 @@ actor AdmissionControl {
             }
         }
         live.insert(id)
+        // A slot handed over after the waiter was cancelled (its hang-up raced a release) goes back at once.
+        if Task.isCancelled {
+            release(id, outcome: .cancelled)
+            throw CancellationError()
+        }
         return AdmissionPermit(admission: self, id: id)
     }
 
     /// Frees a slot (once per permit), handing it to the oldest waiter.
-    func release(_ id: UInt64, outcome: Outcome?) {
+    func release(_ id: UInt64, outcome: Outcome) {
         guard live.remove(id) != nil else { return }
         switch outcome {
         case .completed: counters.completed += 1
         case .cancelled: counters.cancelled += 1
         case .failed: counters.failed += 1
         case .refused: counters.refused += 1
-        case nil: break
         }
         if waiters.isEmpty {
             active -= 1
@@ -107,7 +111,8 @@ actor AdmissionControl {
 }
 
 /// One admitted request's slot. Released explicitly with its outcome, or, as a backstop, when the
-/// last reference goes (a response body that was never written).
+/// last reference goes: a response body that was never written, or a permit won by a request whose
+/// client had just gone; either is counted as cancelled.
 final class AdmissionPermit: Sendable {
     let admission: AdmissionControl
     let id: UInt64
@@ -123,6 +128,6 @@ final class AdmissionPermit: Sendable {
 
     deinit {
         let admission = self.admission, id = self.id
-        Task { await admission.release(id, outcome: nil) }
+        Task { await admission.release(id, outcome: .cancelled) }
     }
 }

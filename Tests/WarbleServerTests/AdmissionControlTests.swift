@@ -51,11 +51,34 @@ import Testing
         let again = try await admission.acquire(waitingAtMost: .seconds(1))
         await again.release(.completed)
         await again.release(.failed)  // a second release changes nothing
-        #expect(await admission.counters == .init(completed: 1))
+        // The dropped permit's request never answered: its client went away.
+        #expect(await admission.counters == .init(completed: 1, cancelled: 1))
+    }
+
+    /// A waiter cancelled just as a release hands it the slot (a hang-up racing another request's end)
+    /// gives the slot back and is counted as cancelled, once.
+    @Test func aSlotHandedToACancelledWaiterComesBack() async throws {
+        let admission = AdmissionControl(maxActive: 1, maxQueued: 4)
+        let holder = try await admission.acquire(waitingAtMost: .seconds(1))
+        let waiter = Task { try await admission.acquire(waitingAtMost: .seconds(30)) }
+        await admission.waitUntil(queued: 1)
+        await admission.cancelWhileReleasing(holder, waiter)
+        await #expect(throws: CancellationError.self) { _ = try await waiter.value }
+        await admission.waitUntil(active: 0, queued: 0)
+        #expect(await admission.counters == .init(completed: 1, cancelled: 1))
     }
 
     actor Order {
         var values: [Int] = []
         func add(_ value: Int) { values.append(value) }
+    }
+}
+
+extension AdmissionControl {
+    /// Cancels `waiter` and releases `holder` in one turn of the actor: the release hands the slot to
+    /// the waiter before the cancellation's own clean-up can run.
+    func cancelWhileReleasing(_ holder: AdmissionPermit, _ waiter: Task<AdmissionPermit, any Error>) {
+        waiter.cancel()
+        release(holder.id, outcome: .completed)
     }
 }
