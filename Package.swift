@@ -16,6 +16,10 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+// The tests' own code unoptimised, in the release build too (CI's build is release with testability, so that
+// the models run at speed): the code under test keeps -O, and the test modules compile in a fraction of the time.
+let testCode: [SwiftSetting] = strict + [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 let package = Package(
     name: "Warble",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -173,7 +177,7 @@ let package = Package(
         // ONNX Runtime) as traits: a test that lacks it is skipped with how to get it, and the process counts the
         // skips when it ends; WARBLE_REQUIRE_FIXTURES=1 (scripts/test.sh, CI) fails them instead. ONNXRuntime only for
         // where it looks for its library (nothing is loaded).
-        .target(name: "WarbleTestSupport", dependencies: ["ONNXRuntime"], path: "Tests/WarbleTestSupport", swiftSettings: strict),
+        .target(name: "WarbleTestSupport", dependencies: ["ONNXRuntime"], path: "Tests/WarbleTestSupport", swiftSettings: testCode),
         // The server's tests send their requests over loopback sockets to the application on a free port (HTTP/1.1).
         .target(
             name: "WarbleHTTPTesting",
@@ -186,26 +190,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/WarbleHTTPTesting", swiftSettings: strict
+            path: "Tests/WarbleHTTPTesting", swiftSettings: testCode
         ),
-        .testTarget(name: "ONNXRuntimeTests", dependencies: ["ONNXRuntime", "CWarbleOperators", "WarbleTestSupport"], swiftSettings: strict),
-        .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio", "WarbleTestSupport"], swiftSettings: strict),
-        .testTarget(name: "WarbleAACTests", dependencies: ["WarbleAAC", "WarbleAudio"], swiftSettings: strict),
-        .testTarget(name: "WarbleTextTests", dependencies: ["WarbleText", "WarbleTestSupport"], swiftSettings: strict),
-        .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes", "WarbleTestSupport"], swiftSettings: strict),
-        .testTarget(name: "WarbleSpeechTests", dependencies: ["WarbleSpeech"], swiftSettings: strict),
-        .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels", "WarbleSpeech", "WarbleTestSupport"], swiftSettings: strict),
-        .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine", "WarbleTestSupport"], swiftSettings: strict),
-        .testTarget(name: "WarbleBenchReportTests", dependencies: ["WarbleBenchReport"], swiftSettings: strict),
+        .testTarget(name: "ONNXRuntimeTests", dependencies: ["ONNXRuntime", "CWarbleOperators", "WarbleTestSupport"], swiftSettings: testCode),
+        .testTarget(name: "WarbleAudioTests", dependencies: ["WarbleAudio", "WarbleTestSupport"], swiftSettings: testCode),
+        .testTarget(name: "WarbleAACTests", dependencies: ["WarbleAAC", "WarbleAudio"], swiftSettings: testCode),
+        .testTarget(name: "WarbleTextTests", dependencies: ["WarbleText", "WarbleTestSupport"], swiftSettings: testCode),
+        .testTarget(name: "WarblePhonemesTests", dependencies: ["WarblePhonemes", "WarbleTestSupport"], swiftSettings: testCode),
+        .testTarget(name: "WarbleSpeechTests", dependencies: ["WarbleSpeech"], swiftSettings: testCode),
+        .testTarget(name: "WarbleModelsTests", dependencies: ["WarbleModels", "WarbleSpeech", "WarbleTestSupport"], swiftSettings: testCode),
+        .testTarget(name: "WarbleEngineTests", dependencies: ["WarbleEngine", "WarbleTestSupport"], swiftSettings: testCode),
+        .testTarget(name: "WarbleBenchReportTests", dependencies: ["WarbleBenchReport"], swiftSettings: testCode),
         // Pulls from tools/hub/hub_server.py (the Hub imitation) and speaks with what was pulled.
         .testTarget(
             name: "WarbleHubTests",
             dependencies: ["WarbleHub", "WarbleEngine", "WarbleModels", "WarblePhonemes", "WarbleAudio", "WarbleTestSupport"],
-            swiftSettings: strict
+            swiftSettings: testCode
         ),
         // Spawns python3 (its sqlite3 module, the same SQLite) as the concurrent writer and as the writer killed mid-transaction.
-        .testTarget(name: "WarbleHistoryTests", dependencies: ["WarbleHistory", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: strict),
-        .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleSpeech"], swiftSettings: strict),
+        .testTarget(name: "WarbleHistoryTests", dependencies: ["WarbleHistory", .product(name: "ZIPFoundation", package: "ZIPFoundation")], swiftSettings: testCode),
+        .testTarget(name: "WarbleSpeechdTests", dependencies: ["WarbleSpeechd", "WarbleSpeech"], swiftSettings: testCode),
         // Real voices end to end (also through the server's routes, handed the engine as `warble serve`
         // does); links espeak-ng (GPL-3) through WarblePhonemes, like the warble command.
         .testTarget(
@@ -213,7 +217,7 @@ let package = Package(
             dependencies: [
                 "WarbleEngine", "WarblePhonemes", "WarbleServer", "WarbleTestSupport",
             ],
-            swiftSettings: strict
+            swiftSettings: testCode
         ),
         .testTarget(
             name: "WarbleServerTests",
@@ -226,7 +230,7 @@ let package = Package(
                 // The drain tests run the server's ServiceGroup and trigger its graceful shutdown.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: strict
+            swiftSettings: testCode
         ),
     ],
     swiftLanguageModes: [.v6]
