@@ -33,6 +33,7 @@ import sys
 
 import numpy as np  # noqa: E402
 
+from tools.common.threads import maker_threads  # noqa: E402
 from tools.common.wav import write_pcm16  # noqa: E402
 from tools.whisper.check_parity import model_paths  # noqa: E402
 from tools.whisper.clips import CLIPS, make_clips, read_wav, synthesize  # noqa: E402
@@ -186,7 +187,7 @@ def vad_fixtures(out: str) -> dict | None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("outdir")
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=maker_threads())
     args = parser.parse_args(argv)
     for model_id in MODELS:
         model_paths(model_id)  # exits with the install command when missing

@@ -20,6 +20,7 @@ import os
 import sys
 
 
+from tools.common.threads import maker_threads  # noqa: E402
 from tools.whisper.check_parity import model_paths  # noqa: E402
 from tools.whisper.clips import read_wav, synthesize  # noqa: E402
 
@@ -36,7 +37,7 @@ def segments_json(segments) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("outdir")
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=maker_threads())
     args = parser.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
 

@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 
+from tools.common.threads import maker_threads  # noqa: E402
 from tools.ttsbench.references import session, warble_home  # noqa: E402
 
 from tools.voices import make_embedder_fixtures  # noqa: E402
@@ -44,7 +45,7 @@ TEXTS = [
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("outdir")
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=maker_threads())
     args = parser.parse_args()
     out = Path(args.outdir)
     out.mkdir(parents=True, exist_ok=True)

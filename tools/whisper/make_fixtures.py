@@ -31,6 +31,7 @@ import sys
 
 import numpy as np
 
+from tools.common.threads import maker_threads
 from tools.whisper.check_parity import model_paths, prompt_for, window_features
 from tools.whisper.clips import CLIPS, make_clips, read_wav
 
@@ -97,7 +98,7 @@ def model_fixtures(model_id: str, clips: list[dict], out: str, threads: int) -> 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("outdir")
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=maker_threads())
     args = parser.parse_args(argv)
     for model_id in MODELS:
         model_paths(model_id)  # fails with the install command when missing
