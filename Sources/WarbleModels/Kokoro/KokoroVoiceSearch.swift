@@ -140,15 +140,20 @@ struct KokoroVoiceSearch: Sendable {
                               candidates: state.candidates, generation: state.strategy.generation, best: state.best,
                               start: state.startScore))
         }
-        // `concurrency` finalists are judged at a time, started in that order; none is started once the budget
-        // is spent and two were started. They are kept in that order, whichever ends first.
+        // `concurrency` finalists are judged at a time, started in that order; once two were started, one more
+        // starts only if it would end within the budget, at the pace of those judged so far (a finalist started
+        // just before the budget ran out kept a command 10 s past it). They are kept in that order, whichever
+        // ends first.
         var verdicts: [(index: Int, similarity: Double, wer: Double?)] = []
         try await withThrowingTaskGroup(of: (Int, Double, Double?).self) { group in
             var next = 0
+            var startedAt: [Int: ContinuousClock.Instant] = [:]
+            var judgingSeconds: [Double] = []
             func start() throws {
                 try cancel.check()
                 let index = next
                 let table = table(order[index])
+                startedAt[index] = clock.now
                 group.addTask {
                     let (similarity, wer) = try await judge(table, texts: validation, references: SearchTexts.validation,
                                                             target: target, cancel: cancel)
@@ -156,10 +161,16 @@ struct KokoroVoiceSearch: Sendable {
                 }
                 next += 1
             }
-            func mayStart() -> Bool { next < order.count && (next < 2 || elapsed() < options.budget) }
+            func mayStart() -> Bool {
+                guard next < order.count else { return false }
+                if next < 2 { return true }
+                let pace = judgingSeconds.isEmpty ? 0 : judgingSeconds.reduce(0, +) / Double(judgingSeconds.count)
+                return elapsed() + pace < options.budget
+            }
             report(0)
             while next < max(1, options.concurrency), mayStart() { try start() }
             while let (index, similarity, wer) = try await group.next() {
+                if let began = startedAt[index] { judgingSeconds.append((clock.now - began).seconds) }
                 verdicts.append((index, similarity, wer))
                 report(verdicts.count)
                 if mayStart() { try start() }
