@@ -145,19 +145,18 @@ struct KokoroVoiceSearch: Sendable {
         // just before the budget ran out kept a command 10 s past it). They are kept in that order, whichever
         // ends first.
         var verdicts: [(index: Int, similarity: Double, wer: Double?)] = []
-        try await withThrowingTaskGroup(of: (Int, Double, Double?).self) { group in
+        try await withThrowingTaskGroup(of: (Int, Double, Double?, Double).self) { group in
             var next = 0
-            var startedAt: [Int: ContinuousClock.Instant] = [:]
             var judgingSeconds: [Double] = []
             func start() throws {
                 try cancel.check()
                 let index = next
                 let table = table(order[index])
-                startedAt[index] = clock.now
                 group.addTask {
+                    let started = clock.now
                     let (similarity, wer) = try await judge(table, texts: validation, references: SearchTexts.validation,
                                                             target: target, cancel: cancel)
-                    return (index, similarity, wer)
+                    return (index, similarity, wer, (clock.now - started).seconds)
                 }
                 next += 1
             }
@@ -169,8 +168,8 @@ struct KokoroVoiceSearch: Sendable {
             }
             report(0)
             while next < max(1, options.concurrency), mayStart() { try start() }
-            while let (index, similarity, wer) = try await group.next() {
-                if let began = startedAt[index] { judgingSeconds.append((clock.now - began).seconds) }
+            while let (index, similarity, wer, seconds) = try await group.next() {
+                judgingSeconds.append(seconds)
                 verdicts.append((index, similarity, wer))
                 report(verdicts.count)
                 if mayStart() { try start() }
