@@ -59,6 +59,9 @@ step "layers (tools/layers/check_layers.py)" bash -c \
 step "Opus-MT's converter: readers and refusals (tools/marian/test_opus_weights.py)" bash -c \
     '.venv/bin/python tools/marian/test_opus_weights.py >/dev/null || { echo "warble: error: tools/marian/convert_opus.py failed its checks (run tools/marian/test_opus_weights.py)" >&2; exit 1; }'
 
+step "Piper's decoder layout: 4-D and kept blocked (tools/models/test_conv_layout.py)" bash -c \
+    '.venv/bin/python tools/models/test_conv_layout.py >/dev/null || { echo "warble: error: tools/models/conv_layout.py failed its checks (run tools/models/test_conv_layout.py)" >&2; exit 1; }'
+
 step "NeuTTS's converter against transformers (tools/neutts/test_convert.py)" bash -c \
     '.venv/bin/python tools/neutts/test_convert.py >/dev/null || { echo "warble: error: tools/neutts/convert.py does not match transformers (run tools/neutts/test_convert.py)" >&2; exit 1; }'
 

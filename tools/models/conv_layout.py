@@ -9,7 +9,19 @@ graph_to_4d(graph) runs the whole graph in 4-D: the 3-D input gets one Unsqueeze
 transposed convolutions become 2-D, element-wise nodes (with scalar constants) are kept as they are,
 and a final Unsqueeze at axis 1 (Piper's output [1, 1, 1, T]) becomes an Identity. No layout
 changes between convolutions, so ORT keeps NCHWc from one to the next. Refuses any other node.
+
+keep_blocked(graph) then keeps the residual stream in NCHWc between convolutions too. ORT's NCHWc pass
+carries a tensor through Add, Relu, Sigmoid and Tanh but not through LeakyRelu, Div or ConvTranspose:
+before it, each of those took a ReorderOutput and the next convolution a ReorderInput (Piper's decoder:
+34 reorders, 10 % of a run, and its 24 Adds on plain tensors). Each LeakyRelu gets a depthwise 1x1
+convolution of weight 1 in front, which ORT fuses with it (a blocked convolution with a LeakyRelu
+activation); a Div by a scalar constant feeding only a LeakyRelu becomes that convolution's weight
+(1/c: lrelu(x/c) = lrelu(x)/c for c > 0, one rounding different); each ConvTranspose's output goes
+through the same identity convolution, so that what reads it (the Adds of the residual blocks) finds it
+blocked. The depthwise passes cost one multiply a sample.
 """
+from collections import defaultdict
+
 import numpy as np
 from onnx import helper, numpy_helper
 
@@ -94,3 +106,71 @@ def graph_to_4d(graph) -> int:
         raise ValueError("the graph does not end in Unsqueeze(axes=[1]); its output would change rank in 4-D")
     _finish(graph, nodes)
     return count
+
+
+def _output_channels(node, initializers) -> int | None:
+    if node.op_type not in ("Conv", "ConvTranspose") or node.input[1] not in initializers:
+        return None
+    dims = list(initializers[node.input[1]].dims)
+    group = _attributes(node).get("group", 1)
+    return dims[0] if node.op_type == "Conv" else dims[1] * group
+
+
+def _scalar(name, initializers) -> float | None:
+    if name not in initializers:
+        return None
+    value = numpy_helper.to_array(initializers[name])
+    return float(value.reshape(-1)[0]) if value.size == 1 else None
+
+
+def keep_blocked(graph) -> int:
+    """Adds the depthwise convolutions that keep a 4-D convolutional graph in NCHWc (see above); returns
+    how many were added. Run it after graph_to_4d."""
+    initializers = {i.name: i for i in graph.initializer}
+    readers = defaultdict(list)
+    for node in graph.node:
+        for name in node.input:
+            readers[name].append(node)
+    channels: dict[str, int] = {}
+    weights: dict[tuple[int, float], str] = {}
+
+    def depthwise(source: str, output: str, count: int, scale: float, name: str):
+        key = (count, scale)
+        if key not in weights:
+            weights[key] = f"conv_layout_depthwise_{count}_{len(weights)}"
+            graph.initializer.append(numpy_helper.from_array(
+                np.full((count, 1, 1, 1), scale, dtype=np.float32), weights[key]))
+        return helper.make_node("Conv", [source, weights[key]], [output], name=name, group=count,
+                                kernel_shape=[1, 1])
+
+    nodes, renamed, folded, added = [], {}, {}, 0
+    for node in graph.node:
+        node.input[:] = [renamed.get(name, name) for name in node.input]
+        count = _output_channels(node, initializers)
+        if count is None and node.input and node.input[0] in channels:
+            count = channels[node.input[0]]
+        if count is not None:
+            channels[node.output[0]] = count
+        divisor = _scalar(node.input[1], initializers) if node.op_type == "Div" else None
+        if (divisor is not None and divisor > 0 and node.input[0] in channels
+                and [r.op_type for r in readers[node.output[0]]] == ["LeakyRelu"]):
+            folded[node.output[0]] = (node.input[0], 1.0 / divisor)
+            continue
+        if node.op_type == "LeakyRelu" and (node.input[0] in channels or node.input[0] in folded):
+            source, scale = folded.pop(node.input[0], (node.input[0], 1.0))
+            blocked = node.output[0] + "/depthwise"
+            nodes.append(depthwise(source, blocked, channels[source], scale, node.name + "/depthwise"))
+            node.input[0] = blocked
+            added += 1
+        nodes.append(node)
+        if node.op_type == "ConvTranspose":
+            blocked = node.output[0] + "/blocked"
+            nodes.append(depthwise(node.output[0], blocked, count, 1.0, node.name + "/blocked"))
+            renamed[node.output[0]] = blocked
+            channels[blocked] = count
+            added += 1
+    if folded:
+        raise ValueError(f"Div nodes {sorted(folded)} were folded but their LeakyRelu was not found")
+    del graph.node[:]
+    graph.node.extend(nodes)
+    return added
