@@ -16,6 +16,8 @@ public final class Session: @unchecked Sendable {
     private let names: CNames
     /// Writes an ONNX Runtime profile (see `ProfiledSessions`).
     private let profiled: Bool
+    /// Memory the session's initializers live in (a mapped .ort file), released after the session.
+    private let backing: MappedFile?
 
     var api: ORTAPI { environment.api }
 
@@ -29,6 +31,10 @@ public final class Session: @unchecked Sendable {
         guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: path) else {
             throw ONNXRuntimeError(.modelNotFound, "model path is not a readable file: \(path)")
         }
+        if path.hasSuffix(".ort") {
+            try self.init(mappingORTFile: path, options: options, environment: environment)
+            return
+        }
         let api = environment.api
         let handle: OpaquePointer = try options.withORTOptions(environment.library) { ortOptions in
             var session: OpaquePointer?
@@ -39,6 +45,29 @@ public final class Session: @unchecked Sendable {
             return session
         }
         try self.init(handle: handle, environment: environment, source: path, profiled: options.resolvedProfilingPrefix != nil)
+    }
+
+    /// Loads a model in ONNX Runtime's format (.ort) by mapping the file: the session's weights are read
+    /// from the mapping in place (`session.use_ort_model_bytes_for_initializers`) instead of being copied
+    /// out of a second buffer, so a load costs neither the copy's time nor its memory. The mapping lives as
+    /// long as the session.
+    public convenience init(mappingORTFile path: String, options: SessionOptions = .init(),
+                            environment: Environment? = nil) throws {
+        let environment = try environment ?? Environment.shared()
+        let file = try MappedFile(path: path)
+        var options = options
+        options.configEntries["session.use_ort_model_bytes_directly"] = "1"
+        options.configEntries["session.use_ort_model_bytes_for_initializers"] = "1"
+        let api = environment.api
+        let handle: OpaquePointer = try options.withORTOptions(environment.library) { ortOptions in
+            var session: OpaquePointer?
+            try Session.checkLoad(api, api.f.CreateSessionFromArray(
+                environment.handle, file.bytes, file.count, ortOptions, &session), source: path)
+            guard let session else { throw ONNXRuntimeError(.runtime, "CreateSessionFromArray returned nothing for \(path)") }
+            return session
+        }
+        try self.init(handle: handle, environment: environment, source: path,
+                      profiled: options.resolvedProfilingPrefix != nil, backing: file)
     }
 
     /// Loads a model file.
@@ -65,7 +94,8 @@ public final class Session: @unchecked Sendable {
                       profiled: options.resolvedProfilingPrefix != nil)
     }
 
-    private init(handle: OpaquePointer, environment: Environment, source: String, profiled: Bool) throws {
+    private init(handle: OpaquePointer, environment: Environment, source: String, profiled: Bool,
+                 backing: MappedFile? = nil) throws {
         let api = environment.api
         do {
             let allocator = try api.defaultAllocator()
@@ -81,6 +111,7 @@ public final class Session: @unchecked Sendable {
         self.source = source
         self.names = CNames(inputs.map(\.name) + outputs.map(\.name))
         self.profiled = profiled
+        self.backing = backing
         if profiled { ProfiledSessions.add(handle, api: api) }
     }
 
