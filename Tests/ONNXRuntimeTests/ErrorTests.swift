@@ -26,6 +26,21 @@ import WarbleTestSupport
         #expect(error?.ortCode != nil)
     }
 
+    /// An .ort file is mapped, not read: an empty one, or one that is not ONNX Runtime's format, is an
+    /// invalid model naming the file, as an .onnx file would be.
+    @Test func emptyAndGarbageORTFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warble-ort-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, bytes) in [("empty.ort", Data()), ("garbage.ort", Data(repeating: 0x5a, count: 4096))] {
+            let path = folder.appendingPathComponent(name).path
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(path: path) }
+            #expect(error?.kind == .invalidModel, "\(name): \(String(describing: error))")
+            #expect(error?.message.contains(path) == true, "\(name): \(error?.message ?? "")")
+        }
+    }
+
     @Test func emptyAndGarbageBytes() throws {
         #expect(throws: ONNXRuntimeError.self) { _ = try Session(bytes: []) }
         let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(bytes: Array("garbage".utf8)) }
