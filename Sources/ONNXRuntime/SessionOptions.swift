@@ -53,6 +53,9 @@ public struct SessionOptions: Sendable, Equatable {
     /// Writes ONNX Runtime's per-operator profile (Chrome trace JSON, `PREFIX_<pid>-<n>_<date>.json`,
     /// one file a session) when the session is released. Nil: the `WARBLE_ORT_PROFILE` environment variable's prefix, if set.
     public var profilingPrefix: String?
+    /// Where ONNX Runtime writes the model after its graph optimisations (`OptimisedModelCache` sets it
+    /// for the one session that saves a model; nil: nowhere).
+    var optimisedModelOutput: String?
 
     public init(
         intraOpThreads: Int = 0,
@@ -137,6 +140,9 @@ public struct SessionOptions: Sendable, Equatable {
         }
         if warbleOperators {
             try api.check(warble_add_custom_ops(api.table, options), "Warble's operators")
+        }
+        if let output = optimisedModelOutput {
+            try output.withCString { try api.check(api.f.SetOptimizedModelFilePath(options, $0), "optimised model path") }
         }
         if let prefix = resolvedProfilingPrefix {
             // ONNX Runtime names the file by the prefix and the second it was made: two sessions of one

@@ -136,7 +136,8 @@ typedef struct OrtApi {
     OrtStatusPtr (*CreateSessionFromArray)(const OrtEnv *env, const void *model_data, size_t model_data_length, const OrtSessionOptions *options, OrtSession *_Nullable *out);
     OrtStatusPtr (*Run)(OrtSession *session, const OrtRunOptions *_Nullable run_options, const char *const *input_names, const OrtValue *const *inputs, size_t input_len, const char *const *output_names, size_t output_names_len, OrtValue *_Nullable *outputs);
     OrtStatusPtr (*CreateSessionOptions)(OrtSessionOptions *_Nullable *options);
-    void *_Nullable _slots_11_12[2];
+    OrtStatusPtr (*SetOptimizedModelFilePath)(OrtSessionOptions *options, const char *optimized_model_filepath);
+    void *_Nullable _slots_12_12[1];
     OrtStatusPtr (*SetSessionExecutionMode)(OrtSessionOptions *options, ExecutionMode execution_mode);
     OrtStatusPtr (*EnableProfiling)(OrtSessionOptions *options, const char *profile_file_prefix);
     void *_Nullable _slots_15_15[1];
@@ -296,6 +297,7 @@ ORT_SLOT(CreateSession, 7);
 ORT_SLOT(CreateSessionFromArray, 8);
 ORT_SLOT(Run, 9);
 ORT_SLOT(CreateSessionOptions, 10);
+ORT_SLOT(SetOptimizedModelFilePath, 11);
 ORT_SLOT(SetSessionExecutionMode, 13);
 ORT_SLOT(EnableProfiling, 14);
 ORT_SLOT(EnableMemPattern, 16);

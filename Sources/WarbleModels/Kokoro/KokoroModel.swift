@@ -72,7 +72,9 @@ public final class KokoroModel: UtteranceRenderer, @unchecked Sendable {
         // The installer fuses the decoder's Snake activations into Warble's own operator
         // (tools/models/fuse_snake.py): one pass instead of five, 48 times per run.
         sessionOptions.warbleOperators = config.warbleOperators
-        let session = try Session(contentsOf: modelURL, options: sessionOptions)
+        // Its graph optimisations take over half of a load (2.5 s of a cold start); their result is saved
+        // beside the model the first time and opened from there after (OptimisedModelCache).
+        let session = try OptimisedModelCache.session(contentsOf: modelURL, options: sessionOptions)
         self.session = session
         // kokoro-onnx names the symbol input `tokens`, onnx-community's export `input_ids`.
         guard let tokens = ["tokens", "input_ids"].first(where: { session.input(named: $0) != nil }) else {
