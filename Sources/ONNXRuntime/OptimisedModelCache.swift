@@ -38,7 +38,8 @@ public enum OptimisedModelCache {
 
     /// Where the saved form of `url` for these options and this runtime lives.
     public static func savedPath(for url: URL, options: SessionOptions, environment: Environment) throws -> URL {
-        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        // The file itself, not a link to it (a link keeps its own time when what it points to changes).
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
         let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
         let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         var shape = "\(size)|\(modified)|\(environment.library.version)|\(options.warbleOperators)"

@@ -63,6 +63,22 @@ struct OptimisedModelCacheTests {
         #expect(session.source.hasSuffix(after.first ?? "-"))
     }
 
+    /// A model reached through a link follows the file it points to, not the link.
+    @Test(.needs(fixtures: "onnx"), .needsRuntime) func aLinkedModelFollowsItsTarget() throws {
+        let (folder, target) = try Self.model()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let linkFolder = folder.appendingPathComponent("linked")
+        try FileManager.default.createDirectory(at: linkFolder, withIntermediateDirectories: true)
+        let link = linkFolder.appendingPathComponent("snake.onnx")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        _ = try OptimisedModelCache.session(contentsOf: link, options: Self.options)
+        let before = Self.saved(in: linkFolder)
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: target.path)
+        _ = try OptimisedModelCache.session(contentsOf: link, options: Self.options)
+        let after = Self.saved(in: linkFolder)
+        #expect(before.count == 1 && after.count == 1 && after != before, "before \(before), after \(after)")
+    }
+
     /// A saved form that does not load (truncated, or from another runtime) is made again.
     @Test(.needs(fixtures: "onnx"), .needsRuntime) func aBrokenSavedFormIsMadeAgain() throws {
         let (folder, model) = try Self.model()
