@@ -50,12 +50,12 @@ public enum OptimisedModelCache {
 
     /// Makes the saved form: a session at the extended level (what does not depend on this CPU's
     /// instructions) writes it to a temporary name, renamed into place once complete, so that a reader
-    /// never sees half a file and two processes writing at once both end with a whole one.
+    /// never sees half a file and two writers at once (processes or threads) both end with a whole one.
     private static func write(_ url: URL, to saved: URL, options: SessionOptions, environment: Environment) throws {
         let fileManager = FileManager.default
         let folder = saved.deletingLastPathComponent()
         try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
-        let partial = folder.appendingPathComponent(".\(saved.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).partial")
+        let partial = folder.appendingPathComponent(".\(saved.lastPathComponent).\(UUID().uuidString).partial")
         defer { try? fileManager.removeItem(at: partial) }
         var saving = options
         saving.graphOptimizationLevel = .extended

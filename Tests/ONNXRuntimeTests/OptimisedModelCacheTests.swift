@@ -50,6 +50,24 @@ struct OptimisedModelCacheTests {
         #expect(try Self.output(second) == plain)
     }
 
+    /// Four loads at once of a model with no saved form yet (a server's first requests): all open, each
+    /// gives the model's output, one saved form is left and no partial file.
+    @Test(.needs(fixtures: "onnx"), .needsRuntime) func loadsAtOnceAllOpenAndLeaveOneForm() throws {
+        let (folder, model) = try Self.model()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plain = try Self.output(try Session(contentsOf: model, options: Self.options))
+        let outputs = Lock()
+        nonisolated(unsafe) var results: [[Float]?] = Array(repeating: nil, count: 4)
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            let output = try? Self.output(try OptimisedModelCache.session(contentsOf: model, options: Self.options))
+            outputs.withLock { results[index] = output }
+        }
+        #expect(results.allSatisfy { $0 == plain })
+        let left = (try? FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent(OptimisedModelCache.folderName).path)) ?? []
+        #expect(left.count == 1 && left[0].hasSuffix(".ort"), "\(left)")
+    }
+
     /// A model file that changes (a reinstall) gets a new saved form; the old one goes.
     @Test(.needs(fixtures: "onnx"), .needsRuntime) func aChangedModelGetsANewSavedForm() throws {
         let (folder, model) = try Self.model()
