@@ -56,6 +56,9 @@ public final class Session: @unchecked Sendable {
         let environment = try environment ?? Environment.shared()
         let file = try MappedFile(path: path)
         var options = options
+        // Bytes say nothing of their format (a path's extension does): ask for ORT's, so that a damaged
+        // file is reported as a damaged .ort rather than as an ONNX file that fails to parse.
+        options.configEntries["session.load_model_format"] = "ORT"
         options.configEntries["session.use_ort_model_bytes_directly"] = "1"
         options.configEntries["session.use_ort_model_bytes_for_initializers"] = "1"
         let api = environment.api

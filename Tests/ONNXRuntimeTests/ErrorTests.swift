@@ -38,6 +38,9 @@ import WarbleTestSupport
             let error = #expect(throws: ONNXRuntimeError.self) { _ = try Session(path: path) }
             #expect(error?.kind == .invalidModel, "\(name): \(String(describing: error))")
             #expect(error?.message.contains(path) == true, "\(name): \(error?.message ?? "")")
+            if !bytes.isEmpty {
+                #expect(error?.message.contains("not a valid ONNX Runtime format (.ort) model") == true, "\(error?.message ?? "")")
+            }
         }
     }
 
