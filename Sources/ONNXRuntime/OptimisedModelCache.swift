@@ -18,7 +18,10 @@ public enum OptimisedModelCache {
     public static func session(contentsOf url: URL, options: SessionOptions = .init(),
                                environment: Environment? = nil) throws -> Session {
         let environment = try environment ?? Environment.shared()
-        guard let saved = try? savedPath(for: url, options: options, environment: environment) else {
+        // A session that asks for fewer optimisations than the saved form has must not get them.
+        guard options.graphOptimizationLevel.rawValue >= SessionOptions.GraphOptimizationLevel.extended.rawValue,
+              let saved = try? savedPath(for: url, options: options, environment: environment)
+        else {
             return try Session(contentsOf: url, options: options, environment: environment)
         }
         let fileManager = FileManager.default

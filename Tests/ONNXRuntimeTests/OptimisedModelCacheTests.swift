@@ -121,6 +121,17 @@ struct OptimisedModelCacheTests {
         #expect(try Self.output(session) == (try Self.output(try Session(contentsOf: model, options: Self.options))))
     }
 
+    /// A session asking for basic optimisations only is not handed the saved form's extended ones.
+    @Test(.needs(fixtures: "onnx"), .needsRuntime) func fewerOptimisationsAskedLoadTheModelAsItIs() throws {
+        let (folder, model) = try Self.model()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var options = Self.options
+        options.graphOptimizationLevel = .basic
+        let session = try OptimisedModelCache.session(contentsOf: model, options: options)
+        #expect(session.source == model.path)
+        #expect(Self.saved(in: folder).isEmpty)
+    }
+
     /// The key does not depend on the process (Swift's Hasher is seeded per process; FNV-1a is not).
     @Test func theKeyIsStable() {
         #expect(OptimisedModelCache.fnv1a("") == "cbf29ce484222325")
