@@ -145,6 +145,27 @@ import WarbleTestSupport
         }
     }
 
+    /// The same weights in the standard export layout (logits for every position, as community exports
+    /// give them) against Warble's converter's (the last position's only): the prompt's logits within 1e-4
+    /// of each other, and the same tokens as the references.
+    @Test func bothLogitsLayoutsWriteTheSameTokens() throws {
+        let vocabulary = try Self.vocabulary()
+        let standard = try NeuTTSBackbone(url: Self.root.appendingPathComponent("standard-layout/model.onnx"), context: 2048,
+                                          options: .init(intraOpThreads: 1))
+        let last = try Self.backbone()
+        let golden = try #require(try Self.lm().cases.first)
+        var standardCache = try standard.emptyCache(), lastCache = try last.emptyCache()
+        let a = try standard.step(golden.prompt_ids, cache: &standardCache, options: nil)
+        let b = try last.step(golden.prompt_ids, cache: &lastCache, options: nil)
+        #expect(a.count == b.count && a.count > 60_000)
+        #expect(zip(a, b).map { abs($0 - $1) }.max() ?? .infinity <= 1e-4)
+        for golden in try Self.lm().cases {
+            var generation = try Self.generation(golden, backbone: standard, vocabulary: vocabulary)
+            _ = try Self.written(&generation)
+            #expect(generation.written == golden.generated, "\(golden.name): tokens, standard layout")
+        }
+    }
+
     /// The codec's first output, F·480 or (F−1)·480 samples, within 1e-5 of the reference's.
     @Test func codecAudioIsTheReferences() throws {
         let codecs = ["codec": try Self.codec("codec"), "codec-short": try Self.codec("codec-short")]

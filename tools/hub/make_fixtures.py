@@ -86,7 +86,7 @@ def main(argv):
     copy_tree(os.path.join(large, "repos"), tree)
     shutil.rmtree(large)
     make_seed_repos(tree, seed_graphs(out, "cosyvoice3", "campplus.onnx"), seed_graphs(out, "chatterbox", "tokenizer.json"),
-                    seed_graphs(out, "neutts", "onnx/model.onnx"), seed_graphs(out, "sensevoice", "model.onnx"),
+                    seed_graphs(out, "neutts", "../standard-layout/model.onnx"), seed_graphs(out, "sensevoice", "model.onnx"),
                     seed_graphs(out, "parakeet", "encoder.onnx"))
     # Opus-MT: tools/marian's two tiny checkpoints as Helsinki-NLP publishes them (pytorch_model.bin only;
     # float16 model.safetensors only), with transformers' goldens beside the tree (OUTDIR/opus-goldens).
@@ -160,7 +160,12 @@ def make_seed_repos(tree, cosy_graphs, chatter_graphs, neutts_repo, sensevoice_r
     codec = entries["neucodec"]
     copy_tree(os.path.join(made, "codec"), os.path.join(tree, *codec["repo"].split("/")))
     copy_tree(os.path.join(made, "codec-short"), os.path.join(tree, *codec["variants"]["int8"]["repo"].split("/")))
-    copy_tree(neutts_repo, os.path.join(tree, *entries["neutts-nano"]["repo"].split("/")))
+    nano = os.path.join(tree, *entries["neutts-nano"]["repo"].split("/"))
+    copy_tree(neutts_repo, nano)
+    # Its ONNX backbone in the standard export layout (logits for every position), as an export made
+    # elsewhere gives it; the German one converted on pull gets the converter's (the last position's).
+    for name in ("model.onnx", "model.onnx_data"):
+        shutil.copyfile(os.path.join(made, "standard-layout", name), os.path.join(nano, "onnx", name))
     copy_tree(neutts_repo, os.path.join(tree, *entries["neutts-nano-german"]["repo"].split("/")), skip=("onnx",))
     # SenseVoice Small: tools/sensevoice's synthetic export (model.onnx, model.int8.onnx, tokens.txt), which Warble runs.
     copy_tree(sensevoice_repo, os.path.join(tree, *entries["sensevoice-small"]["repo"].split("/")))

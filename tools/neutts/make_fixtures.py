@@ -3,7 +3,8 @@
 (issue #22). Usage: make_fixtures.py OUTDIR
 
 Writes OUTDIR/repo (config.json, generation_config.json, bf16 model.safetensors, tokenizer.json and
-friends, onnx/model.onnx + model.onnx_data made by tools/neutts/convert.py), OUTDIR/codec and
+friends, onnx/model.onnx + model.onnx_data made by tools/neutts/convert.py), OUTDIR/standard-layout
+(the same weights converted with logits for every position, the standard export layout), OUTDIR/codec and
 OUTDIR/codec-short (toy decoders: codes int32 [B,1,F] -> one f32 output), OUTDIR/voice and
 OUTDIR/golden (reference.py over those graphs; golden/generation.json and OUTDIR/generation: generation_fixtures.py; golden/phoneme_sets.json: phoneme_fixtures.py over the
 sentence sets of tools/neutts/phoneme_sentences), OUTDIR/encoder (encoder_fixtures.py: NeuCodec's encoder
@@ -396,13 +397,16 @@ def run_case(backbone, tok, info, ref_phones, ref_codes, text, language, mode, s
 def main():
     began = time.time()
     out = Path(sys.argv[1])
-    for sub in ("repo", "codec", "codec-short", "voice", "golden", "encoder"):
+    for sub in ("repo", "standard-layout", "codec", "codec-short", "voice", "golden", "encoder"):
         shutil.rmtree(out / sub, ignore_errors=True)
     repo = out / "repo"
     repo.mkdir(parents=True)
     glyphs = ipa_glyphs()
     tok, base, n_added = make_tokenizer(repo, glyphs)
     info = write_repo(repo, tok, base)
+    # The same weights in the standard export layout (logits for every position): Warble takes both.
+    from tools.neutts import convert
+    convert.convert(str(repo), str(out / "standard-layout" / "model.onnx"), all_positions=True)
     write_codecs(out)
     gold = Golden(out / "golden")
 

@@ -64,7 +64,7 @@ def layout_is_read_from_the_session(fx):
     assert b.output_names == ["logits"] + [f"present.{i}.{k}" for i in range(3) for k in ("key", "value")]
     cfg = json.loads((fx.repo / "config.json").read_text())
     out = b.run([[1, 2, 3]], [[1, 1, 1]], [[0, 1, 2]], b.empty_past())
-    assert out["logits"].shape == (1, 3, cfg["vocab_size"])
+    assert out["logits"].shape == (1, 1, cfg["vocab_size"])   # the last position's only
     assert cfg["vocab_size"] == fx.tok.get_vocab_size() + mf.PADDING_ROWS
     assert out["present.0.key"].shape == (1, 2, 3, 8)
     assert (fx.repo / "onnx" / "model.onnx_data").stat().st_size > 0 and "lm_head.weight" not in \
@@ -85,8 +85,12 @@ def converted_graph_matches_a_numpy_llama(fx):
         a, b = meta["data_offsets"]
         w[name] = np.frombuffer(raw[8 + n + a:8 + n + b], ml_dtypes.bfloat16).astype(np.float32).reshape(meta["shape"])
     ids = fx.case("short_greedy")["prompt_ids"][:60]
-    want = mf.numpy_logits(w, np.array(ids))
-    got = fx.backbone.run([ids], [[1] * len(ids)], [list(range(len(ids)))], fx.backbone.empty_past())["logits"][0]
+    want_all = mf.numpy_logits(w, np.array(ids))   # causal: row k-1 is the forward of the first k tokens
+    # The graph gives the last position's logits: prompts of several lengths check several rows.
+    lengths = (1, 7, 30, len(ids))
+    want = want_all[[k - 1 for k in lengths]]
+    got = np.concatenate([fx.backbone.run([ids[:k]], [[1] * k], [list(range(k))], fx.backbone.empty_past())["logits"][0]
+                          for k in lengths])
     end = fx.end
     keep = np.arange(want.shape[1]) != end
     assert np.abs(want - got)[:, keep].max() < 2e-3, np.abs(want - got)[:, keep].max()

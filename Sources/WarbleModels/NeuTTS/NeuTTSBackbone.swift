@@ -5,7 +5,8 @@ import WarbleSpeech
 /// NeuTTS's backbone in the standard decoder-only export layout (`tools/neutts/convert.py` writes it
 /// from the repository's safetensors; any export in that layout is taken): `input_ids`,
 /// `attention_mask`, `position_ids` and `past_key_values.{i}.key/value` → `logits` and
-/// `present.{i}.key/value`. Layers, KV heads, head size and every element type are read from the
+/// `present.{i}.key/value`; `logits` for every position or, as the converter writes it, for the last
+/// one only (generation reads no other, and the head over a whole prompt was 38 % of the prefill). Layers, KV heads, head size and every element type are read from the
 /// session (Nano has 24 layers with 3 KV heads, the fixtures 3 with 2), never assumed.
 final class NeuTTSBackbone: Sendable {
     let graph: ModelGraph
@@ -45,7 +46,8 @@ final class NeuTTSBackbone: Sendable {
         cache.feed(into: &feeds)
         let outputs = try graph.run(feeds, options: options)
         let (logits, shape) = try ModelTensors.lastRow(outputs, "logits")
-        guard shape.count == 3, shape[0] == 1, shape[1] == ids.count else {
+        // Every position's logits (the standard export layout) or the last one's (Warble's converter).
+        guard shape.count == 3, shape[0] == 1, shape[1] == ids.count || shape[1] == 1 else {
             throw ModelError(.badModel, "NeuTTS's backbone gave logits of shape \(shape) for \(ids.count) tokens")
         }
         try cache.update(from: outputs, added: ids.count)
