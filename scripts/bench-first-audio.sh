@@ -67,16 +67,22 @@ python3 - "$results" "$threads" "$swift_threads" <<'PY'
 import json, statistics, sys
 rows = [json.loads(line) for line in open(sys.argv[1])]
 def med(text, engine, side, key):
-    return statistics.median(r[side][key] for r in rows if r["text"] == text and r["engine"] == engine)
+    # No first audio before the cap is recorded as null: it counts as later than any time measured.
+    values = [r[side][key] for r in rows if r["text"] == text and r["engine"] == engine]
+    return statistics.median(float("inf") if v is None else v for v in values)
+def secs(v, width):
+    return f"{'none':>{width}} " if v == float("inf") else f"{v:{width}.2f}s"
+def ratio(a, b):
+    return f"{'-':>6}" if float("inf") in (a, b) else f"{a / b:6.2f}"
 print(f"First audio sooner: warble say -o - (threads {sys.argv[3]}, 0 = automatic) vs the Python references ({sys.argv[2]} threads), medians of {len(rows)//4} rounds")
 print(f"{'text':10} {'engine':7} {'TTFA swift':>11} {'TTFA ref':>9} {'ratio':>6} | {'wall swift':>10} {'wall ref':>9} {'ratio':>6} | {'RSS swift':>10} {'RSS ref':>8}")
-print("(long: both sides stopped after the cap; its wall column is the cap, not the job)")
+print("(long: both sides stopped after the cap; its wall column is the cap, not the job; none: no audio before the cap)")
 for text in ("paragraph", "long"):
     for engine in ("piper", "kokoro"):
         ts, tp = med(text, engine, "swift", "first_audio_s"), med(text, engine, "python", "first_audio_s")
         ws, wp = med(text, engine, "swift", "wall_s"), med(text, engine, "python", "wall_s")
         ms, mp = med(text, engine, "swift", "peak_rss_mib"), med(text, engine, "python", "peak_rss_mib")
-        print(f"{text:10} {engine:7} {ts:10.2f}s {tp:8.2f}s {ts/tp:6.2f} | {ws:9.2f}s {wp:8.2f}s {ws/wp:6.2f} | {ms:8.0f}MiB {mp:6.0f}MiB")
+        print(f"{text:10} {engine:7} {secs(ts, 10)} {secs(tp, 8)} {ratio(ts, tp)} | {secs(ws, 9)} {secs(wp, 8)} {ratio(ws, wp)} | {ms:8.0f}MiB {mp:6.0f}MiB")
 for engine in ("piper", "kokoro"):
     gs = med("long", engine, "swift", "peak_rss_mib") / med("paragraph", engine, "swift", "peak_rss_mib")
     gp = med("long", engine, "python", "peak_rss_mib") / med("paragraph", engine, "python", "peak_rss_mib")
