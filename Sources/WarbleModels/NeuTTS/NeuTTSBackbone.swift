@@ -6,8 +6,9 @@ import WarbleSpeech
 /// from the repository's safetensors; any export in that layout is taken): `input_ids`,
 /// `attention_mask`, `position_ids` and `past_key_values.{i}.key/value` → `logits` and
 /// `present.{i}.key/value`; `logits` for every position or, as the converter writes it, for the last
-/// one only (generation reads no other, and the head over a whole prompt was 38 % of the prefill). Layers, KV heads, head size and every element type are read from the
-/// session (Nano has 24 layers with 3 KV heads, the fixtures 3 with 2), never assumed.
+/// one only (generation reads no other, and the head over a whole prompt was 38 % of the prefill).
+/// Layers, KV heads, head size and every element type are read from the session (Nano has 24 layers
+/// with 3 KV heads, the fixtures 3 with 2), never assumed.
 final class NeuTTSBackbone: Sendable {
     let graph: ModelGraph
     let layers: Int
