@@ -143,6 +143,12 @@ def check_layout(session: ort.InferenceSession, summary: dict) -> list[str]:
     return problems
 
 
+def last_position_diff(ours, ref) -> float:
+    """The largest |difference| between the graph's logits (the last position's) and that row of the reference's."""
+    assert ours.shape == ref[:, -1:].shape, f"logits {ours.shape}: the last position's, {ref[:, -1:].shape}"
+    return float(np.abs(ours - ref[:, -1:]).max())
+
+
 def greedy_parity(model, runner, vocab, rng) -> float:
     """Batch 1: prefill then DECODE greedy steps; the largest |logit difference| seen (the last position's)."""
     from transformers import DynamicCache
@@ -155,8 +161,7 @@ def greedy_parity(model, runner, vocab, rng) -> float:
         mask = np.ones((1, total + n), np.int64)
         ours, past = runner.run(ids, mask, pos, past)
         ref, cache = torch_step(model, ids, mask, pos, cache)
-        assert ours.shape == ref[:, -1:].shape, f"logits {ours.shape}: the last position's, {ref[:, -1:].shape}"
-        worst = max(worst, float(np.abs(ours - ref[:, -1:]).max()))
+        worst = max(worst, last_position_diff(ours, ref))
         if step == 0 and float(np.abs(ref).max()) < 1.0:
             raise AssertionError("reference logits are all small: the test would not see errors")
         total += n
@@ -178,8 +183,7 @@ def padded_parity(model, runner, vocab, rng, pads=3, steps=5) -> float:
         ours, past = runner.run(ids, mask, pos, past)
         ref, cache = torch_step(model, ids, mask, pos, cache)
         # Left padding: every row's last position is real, and it is the one the graph gives.
-        assert ours.shape == ref[:, -1:].shape, f"logits {ours.shape}: the last position's, {ref[:, -1:].shape}"
-        worst = max(worst, float(np.abs(ours - ref[:, -1:]).max()))
+        worst = max(worst, last_position_diff(ours, ref))
         ids = ref[:, -1:].argmax(-1).astype(np.int64)
         pos = pos[:, -1:] + 1
         mask = np.concatenate([mask, np.ones((2, 1), np.int64)], axis=1)
