@@ -31,6 +31,9 @@ fixtures_and_build() {
     if [[ $build_status != 0 ]]; then grep -E "error:" "$build_log" | head -40 >&2; die "the build failed (the whole log: $build_log)"; fi
     [[ $fixtures_status == 0 ]] || die "making the fixtures failed (see above; the whole log: $fixtures_log)"
 }
+step "the fixtures' order: readers after what they read (tools/fixtures/test_make_all.py)" bash -c \
+    'python3 tools/fixtures/test_make_all.py >/dev/null || { echo "warble: error: tools/fixtures/make_all.py failed its checks (run tools/fixtures/test_make_all.py)" >&2; exit 1; }'
+
 step "fixtures, and the build of the tests" fixtures_and_build
 
 check_warnings() {

@@ -35,6 +35,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The areas whose output (Tests/Fixtures/generated/AREA) this maker reads: tools/fixtures/make_all.py makes them
+# first and starts this one only when they are done. Run alone, it makes a missing one itself.
+READS = ("chatterbox", "cosyvoice3", "marian", "neutts", "parakeet", "sensevoice")
 
 
 def warble_home():
