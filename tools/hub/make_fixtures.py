@@ -93,7 +93,7 @@ def main(argv):
                     seed_graphs(out, "parakeet", "encoder.onnx"))
     # Opus-MT: tools/marian's two tiny checkpoints as Helsinki-NLP publishes them (pytorch_model.bin only;
     # float16 model.safetensors only), with transformers' goldens beside the tree (OUTDIR/opus-goldens).
-    opus = os.path.join(os.path.dirname(os.path.abspath(out)), "marian", "opus")
+    opus = os.path.join(area_output(out, "marian"), "opus")
     if not os.path.isfile(os.path.join(opus, "goldens", "opus-mt-tc-big-en-fr.json")):
         subprocess.run([sys.executable, os.path.join(HERE, "..", "marian", "make_opus_fixtures.py"), opus], check=True,
                        stdout=subprocess.DEVNULL)
@@ -116,9 +116,16 @@ def random_file(path, size, seed):
         f.write(random.Random(seed).randbytes(size))
 
 
+def area_output(out, area):
+    """OUTDIR/../AREA, another area's output; AREA must be in READS, so that make_all.py makes it before this maker."""
+    if area not in READS:
+        sys.exit(f"hub fixtures: {area} is read but not in READS")
+    return os.path.join(os.path.dirname(os.path.abspath(out)), area)
+
+
 def seed_graphs(out, area, marker):
     """tools/AREA's synthetic graphs (OUTDIR/../AREA/repo, made now if MARKER is missing)."""
-    made = os.path.join(os.path.dirname(os.path.abspath(out)), area)
+    made = area_output(out, area)
     repo = os.path.join(made, "repo")
     if not os.path.isfile(os.path.join(repo, marker)):
         subprocess.run([sys.executable, os.path.join(HERE, "..", area, "make_fixtures.py"), made],
